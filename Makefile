@@ -1,0 +1,49 @@
+# One-command set-up: `make demo` and `make test` each create the venv, install,
+# fetch and verify the default model, and build the demo graph — idempotently.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMPS := .make-stamps
+DB ?= data/nobel
+# Elsewhere than this machine, torch 2.13.0+cpu comes from PyTorch's CPU index:
+#   make demo TORCH_INDEX=--extra-index-url=https://download.pytorch.org/whl/cpu
+TORCH_INDEX ?=
+export VLLM_CPU_KVCACHE_SPACE ?= 2
+export HF_HUB_OFFLINE := 1
+export TOKENIZERS_PARALLELISM := false
+
+.PHONY: demo test setup model graph bench-graph clean
+
+demo: setup graph
+	$(VENV)/bin/glm-dspy demo --db $(DB)
+
+test: setup graph
+	$(PY) -m pytest -q -x --durations=10
+
+setup: $(STAMPS)/install model
+
+$(STAMPS)/venv:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	@mkdir -p $(STAMPS) && touch $@
+
+$(STAMPS)/install: $(STAMPS)/venv pyproject.toml
+	$(PY) -m pip install --quiet torch==2.13.0 $(TORCH_INDEX)
+	$(PY) -m pip install --quiet -e '.[cpu,test]' $(TORCH_INDEX)
+	# their CUDA builds break `import vllm` against CPU torch
+	$(PY) -m pip uninstall --quiet -y torchvision torchaudio torchcodec
+	@touch $@
+
+model: $(STAMPS)/install
+	$(PY) -m glm_dspy.models
+
+graph: $(DB)/meta.json
+
+$(DB)/meta.json: $(STAMPS)/install graphs/nobel.py graphs/load.py graphs/schema.py
+	$(VENV)/bin/glm-dspy build nobel --db $(DB) --force
+
+bench-graph: setup
+	$(PY) -m bench.graph
+
+clean:
+	rm -rf $(STAMPS) data

@@ -1,0 +1,54 @@
+"""`open_graph`: everything a program needs from one database directory, opened once.
+
+A `Graph` owns the Kuzu store, the RetrieveNode index and the retriever built on them;
+`executor()` hands out a sandboxed snippet executor bound to the graph functions.
+Closing the graph closes the executors it handed out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from glm_dspy.retriever import DEFAULT_NUM_NEIGHBOURS, Retriever
+from graphs.node_index import NodeIndex
+from graphs.schema import GraphSchema
+from graphs.store import GraphStore
+
+
+@dataclass(slots=True)
+class Graph:
+    store: GraphStore
+    retriever: Retriever
+    _executors: list = field(default_factory=list)
+
+    @property
+    def schema(self) -> GraphSchema:
+        return self.store.schema
+
+    def executor(self, *, timeout_s: float = 5.0, num_workers: int = 1):
+        """A `SnippetExecutor` whose snippets can call this graph's functions."""
+        from glm_dspy.executor import SnippetExecutor
+
+        executor = SnippetExecutor(self.retriever.functions(), timeout_s=timeout_s, num_workers=num_workers)
+        self._executors.append(executor)
+        return executor
+
+    def close(self) -> None:
+        for executor in self._executors:
+            executor.close()
+        self._executors.clear()
+
+    def __enter__(self) -> "Graph":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def open_graph(db_dir: Path | str, *, num_neighbours: int = DEFAULT_NUM_NEIGHBOURS,
+               query_timeout_ms: int = 5000, embedder=None) -> Graph:
+    """Open a database built by `glm-dspy build` (Kuzu store + RetrieveNode index)."""
+    store = GraphStore.open(db_dir, query_timeout_ms=query_timeout_ms)
+    node_index = NodeIndex.open(Path(db_dir), embedder)
+    return Graph(store, Retriever(store, node_index, num_neighbours=num_neighbours))

@@ -1,0 +1,97 @@
+"""The in-memory form every loader produces and `graphs.load` writes into Kuzu.
+
+A graph is GRBench-shaped: typed nodes with features, and directed, named relations
+whose name is the *neighbour type* an agent asks for (`NeighbourCheck(id, "author")`).
+Ids are unique across node types. Columns are Arrow arrays so that loading is one
+bulk COPY per table, never a row at a time.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pyarrow as pa
+
+# Kuzu table names: letters, digits, underscore; must not start with a digit.
+_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+
+
+def check_name(name: str, what: str) -> str:
+    """Return `name` if it can be a Kuzu table/column name, else raise naming the culprit."""
+    if not _NAME_RE.match(name):
+        raise ValueError(
+            f"{what} name {name!r} is not usable as a table or column name "
+            "(use letters, digits and '_', starting with a letter)"
+        )
+    return name
+
+
+@dataclass(slots=True)
+class NodeTable:
+    """All nodes of one type. Column `id` (string, unique) first, then one column per feature."""
+
+    type: str
+    table: pa.Table
+
+    def __post_init__(self):
+        check_name(self.type, "node type")
+        assert self.table.num_columns >= 1 and self.table.column_names[0] == "id", (
+            f"node table {self.type!r}: first column must be 'id', got {self.table.column_names[:1]}"
+        )
+        assert pa.types.is_string(self.table.schema.field("id").type) or pa.types.is_large_string(
+            self.table.schema.field("id").type
+        ), f"node table {self.type!r}: ids must be strings"
+        for column in self.table.column_names[1:]:
+            check_name(column, f"feature of {self.type!r}")
+
+    @property
+    def features(self) -> list[str]:
+        return self.table.column_names[1:]
+
+
+@dataclass(slots=True)
+class EdgeList:
+    """Directed edges `src -[relation]-> dst` from one node type to another.
+
+    `relation` is the neighbour type an agent names; one relation may join several
+    (src_type, dst_type) pairs, each its own EdgeList. Columns: `src`, `dst` (string ids).
+    """
+
+    relation: str
+    src_type: str
+    dst_type: str
+    table: pa.Table
+
+    def __post_init__(self):
+        check_name(self.relation, "relation")
+        assert self.table.column_names[:2] == ["src", "dst"], (
+            f"edges {self.relation!r}: columns must start with src, dst; got {self.table.column_names}"
+        )
+
+
+@dataclass(slots=True)
+class GraphData:
+    """A whole graph: node tables by type and edge lists. Ids are unique across types."""
+
+    nodes: dict[str, NodeTable] = field(default_factory=dict)
+    edges: list[EdgeList] = field(default_factory=list)
+
+    def __post_init__(self):
+        for type_name, node_table in self.nodes.items():
+            assert type_name == node_table.type, f"node table keyed {type_name!r} holds {node_table.type!r}"
+        for edges in self.edges:
+            for end in (edges.src_type, edges.dst_type):
+                assert end in self.nodes, f"edges {edges.relation!r} refer to unknown node type {end!r}"
+
+    @property
+    def relations(self) -> list[str]:
+        return sorted({edges.relation for edges in self.edges})
+
+    @property
+    def num_nodes(self) -> int:
+        return sum(t.table.num_rows for t in self.nodes.values())
+
+    @property
+    def num_edges(self) -> int:
+        return sum(e.table.num_rows for e in self.edges)

@@ -1,0 +1,133 @@
+"""The one module that talks to Kuzu.
+
+Kuzu 0.11.3 is archived upstream; its maintained fork (`ladybug`) renames the module and
+reads no Kuzu files. Keeping every `import kuzu` here makes a later switch one file.
+
+Invariants: a `GraphStore` owns one `kuzu.Database`; each thread gets its own
+`kuzu.Connection` (created on first use) with the store's query timeout, so concurrent
+agents never share a connection. Values reach Cypher text only via `graphs.literal`.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import kuzu
+
+from graphs.id_index import IdIndex
+from graphs.literal import identifier, string_literal
+from graphs.schema import GraphSchema, node_info_query
+
+DB_FILE = "graph.kuzu"
+META_FILE = "meta.json"
+ID_INDEX_FILE = "id_index.npz"
+DEFAULT_BUFFER_POOL_BYTES = 2 * 1024**3
+
+
+def connect(db_path: Path, *, read_only: bool, buffer_pool_bytes: int = DEFAULT_BUFFER_POOL_BYTES) -> kuzu.Connection:
+    database = kuzu.Database(str(db_path), read_only=read_only, buffer_pool_size=buffer_pool_bytes)
+    return kuzu.Connection(database)
+
+
+class GraphStoreError(RuntimeError):
+    """The database directory is missing, incomplete or unreadable."""
+
+
+@dataclass(slots=True)
+class NodeRecord:
+    """One node as Kuzu returned it: type, id, features (nulls dropped), and its top-k edges."""
+
+    type: str
+    id: str
+    features: dict[str, Any]
+    neighbours: list[tuple[str, "NodeRecord"]] = field(default_factory=list)  # (relation, node)
+
+
+class GraphStore:
+    def __init__(self, db_dir: Path, database: kuzu.Database, schema: GraphSchema, id_index: IdIndex,
+                 query_timeout_ms: int):
+        self.db_dir = db_dir
+        self.schema = schema
+        self.id_index = id_index
+        self.query_timeout_ms = query_timeout_ms
+        self._database = database
+        self._local = threading.local()
+
+    @classmethod
+    def open(cls, db_dir: Path | str, *, query_timeout_ms: int = 5000,
+             buffer_pool_bytes: int = DEFAULT_BUFFER_POOL_BYTES) -> "GraphStore":
+        db_dir = Path(db_dir)
+        for name in (DB_FILE, META_FILE, ID_INDEX_FILE):
+            if not (db_dir / name).exists():
+                raise GraphStoreError(
+                    f"{db_dir} is not a glm-dspy graph database (missing {name}); "
+                    f"build one with `glm-dspy build DATASET --db {db_dir}`"
+                )
+        database = kuzu.Database(str(db_dir / DB_FILE), read_only=True, buffer_pool_size=buffer_pool_bytes)
+        return cls(db_dir, database, GraphSchema.load(db_dir / META_FILE), IdIndex.load(db_dir / ID_INDEX_FILE),
+                   query_timeout_ms)
+
+    # ---- raw access ----------------------------------------------------------------------
+    @property
+    def connection(self) -> kuzu.Connection:
+        connection = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = kuzu.Connection(self._database)
+            connection.set_query_timeout(self.query_timeout_ms)
+            self._local.connection = connection
+        return connection
+
+    def query(self, cypher: str, parameters: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Run `cypher` and return all rows as dicts (column name -> value)."""
+        result = self.connection.execute(cypher, parameters or {})
+        columns = result.get_column_names()
+        rows = []
+        while result.has_next():
+            rows.append(dict(zip(columns, result.get_next())))
+        result.close()
+        return rows
+
+    # ---- lookups by id (always a labelled primary-key match with a literal) ---------------
+    def type_of(self, node_id: str) -> str | None:
+        """The node type holding `node_id`, or None if no node has it."""
+        string_literal(node_id)  # validate before anything else
+        candidates = self.id_index.candidate_types(node_id)
+        if len(candidates) == 1:
+            return candidates[0]
+        for type_name in candidates:  # a hash collision: ask Kuzu which table really has it
+            rows = self.query(f"MATCH (n:{identifier(type_name)} {{id: {string_literal(node_id)}}}) RETURN n.id")
+            if rows:
+                return type_name
+        return None
+
+    def nodes(self, typed_ids: list[tuple[str, str]], *, k: int = 0) -> list[NodeRecord | None]:
+        """The nodes at `typed_ids` ((type, id) pairs) with their top-`k` neighbours, in one query.
+
+        Result i is None when node i does not exist. Neighbours are ordered by degree
+        descending, then id (the NodeInfo view's order).
+        """
+        if not typed_ids:
+            return []
+        records: list[NodeRecord | None] = [None] * len(typed_ids)
+        for row in self.query(node_info_query(typed_ids, k)):
+            pos = row["pos"]
+            if records[pos] is None:
+                records[pos] = _record(json.loads(row["node"]))
+            if k and row["neighbour"] is not None:
+                records[pos].neighbours.append((_relation(row["rel"]), _record(json.loads(row["neighbour"]))))
+        return records
+
+
+def _record(raw: dict[str, Any]) -> NodeRecord:
+    features = {k: v for k, v in raw.items() if v is not None and not k.startswith("_") and k not in ("id", "degree")}
+    return NodeRecord(raw["_LABEL"], raw["id"], features)
+
+
+def _relation(rel_table_name: str) -> str:
+    from graphs.schema import REL_PREFIX
+
+    return rel_table_name[len(REL_PREFIX):] if rel_table_name.startswith(REL_PREFIX) else rel_table_name

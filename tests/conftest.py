@@ -1,0 +1,55 @@
+"""Shared fixtures: small real Kuzu databases under tmp dirs, built once per session."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    from graphs.node_index import SentenceTransformerEmbedder
+
+    return SentenceTransformerEmbedder()
+
+
+@pytest.fixture(scope="session")
+def tiny_db(tmp_path_factory, embedder) -> Path:
+    """The GRBench-format fixture graph (3 authors, 2 papers, 1 venue) with its node index."""
+    from graphs.datasets import build_database
+
+    db = tmp_path_factory.mktemp("tiny") / "db"
+    build_database(f"grbench:{FIXTURES / 'grbench_tiny.json'}", db, embedder=embedder)
+    return db
+
+
+@pytest.fixture(scope="session")
+def nobel_db(tmp_path_factory, embedder) -> Path:
+    from graphs.datasets import build_database
+
+    db = tmp_path_factory.mktemp("nobel") / "db"
+    build_database("nobel", db, embedder=embedder)
+    return db
+
+
+@pytest.fixture(scope="session")
+def tiny_graph(tiny_db, embedder):
+    from glm_dspy.graph import open_graph
+
+    with open_graph(tiny_db, embedder=embedder) as graph:
+        yield graph
+
+
+@pytest.fixture(scope="session")
+def nobel_graph(nobel_db, embedder):
+    from glm_dspy.graph import open_graph
+
+    with open_graph(nobel_db, embedder=embedder) as graph:
+        yield graph

@@ -1,0 +1,60 @@
+"""The five graph functions with good and bad input: bad input is an observation, never an exception."""
+
+import pytest
+
+
+def test_retrieve_node_finds_by_name(nobel_graph):
+    retriever = nobel_graph.retriever
+    assert retriever.retrieve_node("Marie Curie") == "l6"
+    assert retriever.retrieve_node("Nobel Prize in Physics 1903") == "prize_physics_1903"
+    assert retriever.retrieve_node("  Marie   Curie ") == "l6"  # normalised key, served from the LRU cache
+    assert retriever.retrieve_cache.hits >= 1
+
+
+@pytest.mark.parametrize("bad", ["", "   ", None, 42])
+def test_retrieve_node_bad_text(nobel_graph, bad):
+    assert "non-empty text" in nobel_graph.retriever.retrieve_node(bad)
+
+
+def test_node_feature(nobel_graph):
+    retriever = nobel_graph.retriever
+    assert retriever.node_feature("l6", "birth_date") == "1867-11-07"
+    assert retriever.node_feature(["l6", "l5"], "name") == ["Marie Curie", "Pierre Curie"]
+    assert retriever.node_feature("prize_physics_1903", "year") == 1903
+    assert len(retriever.node_feature("l6", "motivation")) == 2
+
+
+def test_node_feature_bad_input(nobel_graph):
+    retriever = nobel_graph.retriever
+    observation = retriever.node_feature("l6", "height")
+    assert "no feature 'height'" in observation and "birth_date" in observation
+    assert retriever.node_feature(["l6", "nope"], "name") == [
+        "Marie Curie", "no node with id 'nope'; ids come from RetrieveNode(text) or NeighbourCheck"]
+    assert "invalid node id" in retriever.node_feature(7, "name")
+
+
+def test_neighbours_and_degree(nobel_graph):
+    retriever = nobel_graph.retriever
+    assert sorted(retriever.neighbour_check("prize_physics_1903", "laureate")) == ["l4", "l5", "l6"]
+    assert retriever.node_degree("prize_physics_1903", "laureate") == 3
+    assert retriever.node_degree("l6", "prize") == 2
+    assert "l194" in retriever.neighbour_check("l6", "student")  # Irène Joliot-Curie
+    assert "l6" in retriever.neighbour_check("l194", "mentor")  # and back
+
+
+def test_neighbour_type_unknown_names_valid_ones(nobel_graph):
+    observation = nobel_graph.retriever.neighbour_check("l6", "award")
+    assert "no neighbour type 'award'" in observation and "'prize'" in observation
+    assert "no neighbour type" in nobel_graph.retriever.node_degree("l6", "award")
+    assert "no node with id" in nobel_graph.retriever.node_degree("ghost", "prize")
+
+
+def test_node_info_several_ids_one_query(nobel_graph, monkeypatch):
+    calls = []
+    original = nobel_graph.store.query
+    monkeypatch.setattr(nobel_graph.store, "query", lambda *a, **k: calls.append(a) or original(*a, **k))
+    text = nobel_graph.retriever.node_info(["l6", "ghost", "l5"])
+    assert len(calls) == 1
+    lines = text.split("\n")
+    assert lines[0].startswith("[Node:l6 ") and lines[2].startswith("no node with id 'ghost'")
+    assert lines[3].startswith("[Node:l5 ")
