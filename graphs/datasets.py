@@ -39,7 +39,8 @@ def load_dataset(spec: str, *, seed: int = 0) -> tuple[GraphData, str, list | No
     """(graph, name, questions or None) for a dataset name (see module doc)."""
     kind, _, arg = spec.partition(":")
     if kind == "synthetic":
-        from graphs.synthetic import generate, make_questions
+        from graphs.synthetic import generate
+        from graphs.synthetic_questions import make_questions
 
         graph = generate(parse_size(arg) if arg else DEFAULT_SYNTHETIC_NODES, seed=seed)
         return graph, "synthetic", make_questions(graph, seed=seed)
@@ -94,7 +95,7 @@ def build_database(spec: str, db_dir: Path | str, *, embedder=None, overwrite: b
     info = build_node_index(Path(db_dir), node_texts(graph), embedder or SentenceTransformerEmbedder(),
                             progress=progress)
     if questions:
-        from graphs.synthetic import write_questions
+        from graphs.synthetic_questions import write_questions
 
         write_questions(questions, Path(db_dir) / QUESTIONS_FILE)
     return BuildReport(Path(db_dir), name, report.num_nodes, report.num_edges, report.seconds,

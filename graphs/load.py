@@ -28,7 +28,8 @@ import pyarrow.parquet as pq
 from graphs.id_index import IdIndex
 from graphs.literal import identifier
 from graphs.model import EdgeList, GraphData
-from graphs.schema import DEGREE, GraphSchema, rel_table
+from graphs.schema import DEGREE, NEIGHBOUR_COLUMNS, RESERVED_COLUMNS, GraphSchema, rel_table
+from graphs.top_neighbours import DEFAULT_K, with_top_neighbours
 from graphs.store import DB_FILE, ID_INDEX_FILE, META_FILE, connect
 
 
@@ -46,7 +47,8 @@ class LoadReport:
 
 
 def load_graph(
-    graph: GraphData, db_dir: Path | str, *, name: str = "graph", overwrite: bool = False, progress: bool = False
+    graph: GraphData, db_dir: Path | str, *, name: str = "graph", overwrite: bool = False, progress: bool = False,
+    num_neighbours: int = DEFAULT_K,
 ) -> LoadReport:
     """Build a Kuzu database for `graph` at `db_dir` (must not exist unless `overwrite`)."""
     started = time.perf_counter()
@@ -58,6 +60,9 @@ def load_graph(
     graph = _with_degrees(graph)
     schema = GraphSchema.from_graph(graph, name)
     schema.extra["num_dropped_edges"] = num_dropped
+    text_features = {t: n.text_feature for t, n in schema.node_types.items()}
+    graph = with_top_neighbours(graph, text_features, DEGREE, num_neighbours)
+    schema.num_neighbours = num_neighbours
 
     db_dir.parent.mkdir(parents=True, exist_ok=True)
     build_dir = Path(tempfile.mkdtemp(prefix=f".{db_dir.name}.building-", dir=db_dir.parent))
@@ -123,7 +128,10 @@ def _with_degrees(graph: GraphData) -> GraphData:
             counts = pc.value_counts(pa.chunked_array(sources, type=pa.string()).combine_chunks())
             where = pc.index_in(ids, value_set=counts.field("values"))
             degree = pc.fill_null(pc.take(counts.field("counts"), where), 0).cast(pa.int64())
-        table = node_table.table.drop_columns([DEGREE]) if DEGREE in node_table.table.column_names else node_table.table
+        table = node_table.table
+        reserved = sorted((RESERVED_COLUMNS - {"id"}) & set(table.column_names))
+        if reserved:
+            raise GraphLoadError(f"node type {type_name!r} has features named {reserved}, which are reserved")
         nodes[type_name] = NodeTable(type_name, table.append_column(DEGREE, degree))
     return GraphData(nodes, graph.edges)
 
@@ -166,5 +174,6 @@ def _kuzu_ready(table: pa.Table, features: dict[str, str]) -> pa.Table:
             values = [None if v is None else (v if isinstance(v, str) else json.dumps(v)) for v in column.to_pylist()]
             column = pa.array(values, pa.string())
         columns[feature] = column
-    columns[DEGREE] = table.column(DEGREE)
+    for column in (DEGREE, *NEIGHBOUR_COLUMNS):
+        columns[column] = table.column(column)
     return pa.table(columns)

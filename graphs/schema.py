@@ -24,6 +24,10 @@ from graphs.model import GraphData, check_name
 
 REL_PREFIX = "rel_"
 DEGREE = "degree"
+# Columns the loader adds to every node table; never features (see graphs.top_neighbours).
+NEIGHBOUR_COLUMNS = {"glm_nbr_ids": "STRING[]", "glm_nbr_rels": "STRING[]", "glm_nbr_types": "STRING[]",
+                     "glm_nbr_texts": "STRING[]"}
+RESERVED_COLUMNS = {"id", DEGREE, *NEIGHBOUR_COLUMNS}
 # Features tried, in order, as the text an entity is known by (RetrieveNode, neighbour labels).
 TEXT_FEATURES = ("name", "title", "knownName", "label", "text")
 
@@ -60,12 +64,14 @@ class GraphSchema:
     node_types: dict[str, NodeType]
     relations: dict[str, list[tuple[str, str]]]  # relation -> [(src_type, dst_type), ...]
     num_edges: int = 0
+    num_neighbours: int = 0  # K of the materialized top-K neighbour lists (0: none)
     extra: dict = field(default_factory=dict)
 
     def __post_init__(self):
         for type_name, node_type in self.node_types.items():
             check_name(type_name, "node type")
-            assert DEGREE not in node_type.features, f"{type_name!r} has a feature named {DEGREE!r} (reserved)"
+            reserved = RESERVED_COLUMNS & set(node_type.features)
+            assert not reserved, f"{type_name!r} has features named {sorted(reserved)} (reserved)"
         for relation, pairs in self.relations.items():
             check_name(relation, "relation")
             for src, dst in pairs:
@@ -75,7 +81,8 @@ class GraphSchema:
     def from_graph(cls, graph: GraphData, name: str) -> "GraphSchema":
         node_types = {}
         for type_name, nodes in graph.nodes.items():
-            features = {f: kuzu_type(nodes.table.schema.field(f).type) for f in nodes.features if f != DEGREE}
+            features = {f: kuzu_type(nodes.table.schema.field(f).type) for f in nodes.features
+                        if f not in RESERVED_COLUMNS}
             text = next((f for f in TEXT_FEATURES if features.get(f) == "STRING"), None)
             node_types[type_name] = NodeType(features, nodes.table.num_rows, text)
         relations: dict[str, list[tuple[str, str]]] = {}
@@ -94,7 +101,8 @@ class GraphSchema:
         raw = json.loads(path.read_text())
         node_types = {t: NodeType(**v) for t, v in raw["node_types"].items()}
         relations = {r: [tuple(p) for p in pairs] for r, pairs in raw["relations"].items()}
-        return cls(raw["name"], node_types, relations, raw.get("num_edges", 0), raw.get("extra", {}))
+        return cls(raw["name"], node_types, relations, raw.get("num_edges", 0), raw.get("num_neighbours", 0),
+                   raw.get("extra", {}))
 
     # ---- DDL ---------------------------------------------------------------------------
     def ddl(self) -> list[str]:
@@ -104,6 +112,7 @@ class GraphSchema:
             columns = ["id STRING PRIMARY KEY"]
             columns += [f"{identifier(f)} {t}" for f, t in node_type.features.items()]
             columns.append(f"{DEGREE} INT64")
+            columns += [f"{c} {t}" for c, t in NEIGHBOUR_COLUMNS.items()]
             statements.append(f"CREATE NODE TABLE {identifier(type_name)}({', '.join(columns)})")
         for relation, pairs in self.relations.items():
             ends = ", ".join(f"FROM {identifier(s)} TO {identifier(d)}" for s, d in pairs)
@@ -135,8 +144,10 @@ def node_info_query(items: list[tuple[str, str]], k: int) -> str:
     Kuzu 0.11.3 has no CREATE VIEW and crashes on macros with subqueries, so the view is this
     one named query. Each id is its own UNION ALL branch so that it is a primary-key lookup
     (`MATCH (n:T {id: <literal>})`; an unlabelled or `IN [...]` match is a full scan), and all
-    ids go in one round trip. Neighbours come ordered by degree descending, then id — a total
-    order, so the same vertex always yields the same rows. Rows: pos, node, rel, neighbour
+    ids go in one round trip. Neighbours come ordered by degree descending, then id, then
+    relation — a total order, so the same vertex always yields the same rows. The loader
+    materializes this order (graphs.top_neighbours); this query is its definition and the
+    fallback for a k beyond the materialized K. Rows: pos, node, rel, neighbour
     (node and neighbour as JSON text; rel/neighbour null when the node has no edges).
     """
     assert items and k >= 0
@@ -145,7 +156,7 @@ def node_info_query(items: list[tuple[str, str]], k: int) -> str:
         branches.append(
             f"MATCH (n:{identifier(type_name)} {{id: {string_literal(node_id)}}}) "
             f"OPTIONAL MATCH (n)-[r]->(m) "
-            f"WITH n, r, m ORDER BY m.{DEGREE} DESC, m.id ASC LIMIT {max(k, 1)} "
+            f"WITH n, r, m ORDER BY m.{DEGREE} DESC, m.id ASC, label(r) ASC LIMIT {max(k, 1)} "
             f"RETURN {pos} AS pos, to_json(n) AS node, label(r) AS rel, to_json(m) AS neighbour"
         )
     return " UNION ALL ".join(branches)

@@ -20,7 +20,8 @@ import kuzu
 
 from graphs.id_index import IdIndex
 from graphs.literal import identifier, string_literal
-from graphs.schema import GraphSchema, node_info_query
+from graphs.schema import RESERVED_COLUMNS, GraphSchema, node_info_query
+from graphs.top_neighbours import NBR_IDS, NBR_RELS, NBR_TEXTS, NBR_TYPES
 
 DB_FILE = "graph.kuzu"
 META_FILE = "meta.json"
@@ -107,23 +108,44 @@ class GraphStore:
     def nodes(self, typed_ids: list[tuple[str, str]], *, k: int = 0) -> list[NodeRecord | None]:
         """The nodes at `typed_ids` ((type, id) pairs) with their top-`k` neighbours, in one query.
 
-        Result i is None when node i does not exist. Neighbours are ordered by degree
-        descending, then id (the NodeInfo view's order).
+        Result i is None when node i does not exist. Neighbours follow the NodeInfo view's
+        order (degree descending, then id, then relation): read from the lists materialized
+        at load when k <= the materialized K, else computed by the view itself.
         """
         if not typed_ids:
             return []
+        if k > self.schema.num_neighbours:
+            return self.nodes_live(typed_ids, k=k)
+        branches = [f"MATCH (n:{identifier(t)} {{id: {string_literal(i)}}}) RETURN {pos} AS pos, to_json(n) AS node"
+                    for pos, (t, i) in enumerate(typed_ids)]
+        records: list[NodeRecord | None] = [None] * len(typed_ids)
+        for row in self.query(" UNION ALL ".join(branches)):
+            raw = json.loads(row["node"])
+            record = _record(raw)
+            lists = zip(raw[NBR_RELS], raw[NBR_IDS], raw[NBR_TYPES], raw[NBR_TEXTS])
+            for relation, node_id, type_name, text in list(lists)[:k]:
+                label = self.schema.node_types[type_name].text_feature
+                record.neighbours.append((relation, NodeRecord(type_name, node_id, {label: text} if text else {})))
+            records[row["pos"]] = record
+        return records
+
+    def nodes_live(self, typed_ids: list[tuple[str, str]], *, k: int) -> list[NodeRecord | None]:
+        """As `nodes`, evaluating the NodeInfo view in Kuzu (the definition of the lists)."""
         records: list[NodeRecord | None] = [None] * len(typed_ids)
         for row in self.query(node_info_query(typed_ids, k)):
             pos = row["pos"]
             if records[pos] is None:
                 records[pos] = _record(json.loads(row["node"]))
             if k and row["neighbour"] is not None:
-                records[pos].neighbours.append((_relation(row["rel"]), _record(json.loads(row["neighbour"]))))
+                neighbour = _record(json.loads(row["neighbour"]))
+                label = self.schema.node_types[neighbour.type].text_feature
+                neighbour.features = {label: neighbour.features[label]} if label in neighbour.features else {}
+                records[pos].neighbours.append((_relation(row["rel"]), neighbour))
         return records
 
 
 def _record(raw: dict[str, Any]) -> NodeRecord:
-    features = {k: v for k, v in raw.items() if v is not None and not k.startswith("_") and k not in ("id", "degree")}
+    features = {k: v for k, v in raw.items() if v is not None and not k.startswith("_") and k not in RESERVED_COLUMNS}
     return NodeRecord(raw["_LABEL"], raw["id"], features)
 
 

@@ -35,3 +35,24 @@ def test_format_value_is_canonical():
     assert format_value("a\n  b") == "a b"
     assert format_value(list(range(25))).endswith(", ... +5 more]")
     assert len(format_value("x" * 1000)) == 300
+
+
+def _all_ids(store):
+    return [(t, r["id"]) for t in store.schema.node_types for r in store.query(f"MATCH (n:{t}) RETURN n.id AS id")]
+
+
+def test_materialized_lists_equal_the_live_view(nobel_graph):
+    """The lists written at load are exactly the NodeInfo view's rows, for every node."""
+    store = nobel_graph.store
+    typed_ids = _all_ids(store)
+    for start in range(0, len(typed_ids), 200):
+        batch = typed_ids[start:start + 200]
+        assert store.nodes(batch, k=10) == store.nodes_live(batch, k=10), batch
+
+
+def test_k_beyond_materialized_falls_back_to_live_view(nobel_graph):
+    store = nobel_graph.store
+    busiest = store.query("MATCH (n:laureate) RETURN n.id AS id ORDER BY n.degree DESC LIMIT 1")[0]["id"]
+    live = store.nodes([("laureate", busiest)], k=25)[0]
+    assert len(live.neighbours) == 25
+    assert live.neighbours[:10] == store.nodes([("laureate", busiest)], k=10)[0].neighbours

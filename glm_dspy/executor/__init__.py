@@ -1,0 +1,6 @@
+"""Safe execution of the Act agent's Python snippets (see executor.py and policy.py)."""
+
+from glm_dspy.executor.executor import SnippetExecutor
+from glm_dspy.executor.result import ExecResult
+
+__all__ = ["ExecResult", "SnippetExecutor"]

@@ -1,0 +1,198 @@
+"""One worker subprocess, seen from the parent: spawn, deadline-bounded reads, graph calls.
+
+Invariants: a `WorkerProcess` is used by one thread at a time (the executor's pool sees to it).
+When `run` returns, the worker is either alive and idle, ready for the next snippet, or killed
+(`is_alive` is False); it is never left in the middle of a snippet. Graph functions run here, in
+the parent, on the thread that called `run`; the worker only sees their JSON results.
+"""
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+import weakref
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from glm_dspy.executor.protocol import MAX_MESSAGE_BYTES, decode, encode, to_json_default
+
+_PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the directory that holds glm_dspy/
+_KEPT_ENV = ("PATH", "LD_LIBRARY_PATH", "LANG", "LC_ALL")
+
+
+@dataclass(slots=True)
+class WorkerConfig:
+    function_names: list[str]
+    timeout_s: float
+    memory_mb: int
+    max_output_chars: int
+
+    def __post_init__(self) -> None:
+        assert all(n.isidentifier() and not n.startswith("_") for n in self.function_names), \
+            f"graph function names must be identifiers not starting with '_': {self.function_names}"
+        assert self.timeout_s > 0, self.timeout_s
+        assert self.memory_mb >= 64, f"memory_mb={self.memory_mb}: a worker needs at least 64 MB"
+        assert self.max_output_chars > 0, self.max_output_chars
+
+
+class WorkerDied(Exception):
+    """The worker closed its end of the pipe."""
+
+
+class ProtocolError(Exception):
+    """The worker sent something the protocol does not allow; it is killed."""
+
+
+@dataclass(slots=True)
+class RunOutcome:
+    output: str
+    error: str | None
+    num_calls: int
+
+
+def _is_done(message: dict[str, Any]) -> bool:
+    return isinstance(message.get("output"), str) and (
+        message.get("error") is None or isinstance(message["error"], str) and message["error"])
+
+
+def _is_call(message: dict[str, Any]) -> bool:
+    return (isinstance(message.get("name"), str) and isinstance(message.get("args"), list)
+            and isinstance(message.get("kwargs"), dict))
+
+
+def _stop_process(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait()
+    for stream in (proc.stdin, proc.stdout):
+        try:
+            stream.close()
+        except OSError:
+            pass
+
+
+class WorkerProcess:
+    """A started, ready worker (`python -m glm_dspy.executor.worker`)."""
+
+    def __init__(self, config: WorkerConfig, *, start_timeout_s: float = 60.0):
+        env = {k: os.environ[k] for k in _KEPT_ENV if k in os.environ}
+        python_path = [str(_PACKAGE_ROOT)] + os.environ.get("PYTHONPATH", "").split(os.pathsep)
+        env |= {"PYTHONPATH": os.pathsep.join(p for p in python_path if p),
+                "PYTHONHASHSEED": "0",  # the same set order in every run
+                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1"}
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "glm_dspy.executor.worker"], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=_PACKAGE_ROOT, env=env,
+            close_fds=True, start_new_session=True)  # no terminal Ctrl-C reaches the worker
+        self._buffer = bytearray()
+        self._stop = weakref.finalize(self, _stop_process, self._proc)  # also on garbage collection
+        try:
+            self._send({"op": "config", "function_names": config.function_names,
+                        "timeout_s": config.timeout_s, "memory_mb": config.memory_mb,
+                        "max_output_chars": config.max_output_chars})
+            ready = self._read(time.monotonic() + start_timeout_s)
+        except (WorkerDied, ProtocolError):  # ProtocolError: something printed to stdout
+            ready = None
+        if ready is None or ready["op"] != "ready":
+            self.kill()
+            stderr = self._proc.stderr.read().decode(errors="replace")[-2000:]
+            raise RuntimeError(
+                f"could not start the snippet worker `{sys.executable} -m "
+                f"glm_dspy.executor.worker` in {_PACKAGE_ROOT}: check that glm_dspy and "
+                f"RestrictedPython import with that interpreter. Worker stderr:\n{stderr}")
+        self._proc.stderr.close()  # the worker now writes stderr to /dev/null
+
+    @property
+    def is_alive(self) -> bool:
+        return self._proc.poll() is None
+
+    def kill(self) -> None:
+        """Stop the worker at once; idempotent."""
+        self._stop()
+
+    def run(self, code: str, functions: Mapping[str, Callable[..., Any]],
+            timeout_s: float) -> RunOutcome:
+        """Run one snippet, serving its graph calls, within `timeout_s` of wall time (calls
+        included; a call already running is let finish). Kills the worker on timeout."""
+        deadline = time.monotonic() + timeout_s
+        num_calls, finished = 0, False
+        try:
+            self._send({"op": "run", "code": code})
+            while (message := self._read(deadline)) is not None:
+                if message["op"] == "done" and _is_done(message):
+                    finished = True
+                    return RunOutcome(message["output"], message["error"], num_calls)
+                if not (message["op"] == "call" and _is_call(message)):
+                    raise ProtocolError(f"malformed {message['op']!r} message from the worker")
+                num_calls += 1
+                self._proc.stdin.write(self._call(functions, message))
+                self._proc.stdin.flush()
+            return RunOutcome("", f"TimeoutError: snippet exceeded {timeout_s} s", num_calls)
+        except (WorkerDied, BrokenPipeError):
+            return RunOutcome("", self._death_text(), num_calls)
+        except ProtocolError as exc:
+            return RunOutcome("", f"RuntimeError: {exc}", num_calls)
+        finally:
+            if not finished:
+                self.kill()
+
+    def _call(self, functions: Mapping[str, Callable[..., Any]], message: dict) -> bytes:
+        name = message["name"]
+        if name not in functions:
+            raise ProtocolError(f"the worker called unknown function {name!r}")
+        try:
+            value = functions[name](*message["args"], **message["kwargs"])
+        except Exception as exc:
+            return encode({"op": "reply", "error_type": type(exc).__name__,
+                           "message": f"{name}: {exc}"})
+        try:
+            text = json.dumps({"op": "reply", "value": value}, default=to_json_default)
+        except (TypeError, ValueError) as exc:
+            return encode({"op": "reply", "error_type": "RuntimeError",
+                           "message": f"{name} returned a value that is not JSON: {exc}"})
+        return (text + "\n").encode("ascii")
+
+    def _send(self, message: dict[str, Any]) -> None:
+        try:
+            self._proc.stdin.write(encode(message))
+            self._proc.stdin.flush()
+        except (BrokenPipeError, OSError) as exc:
+            raise WorkerDied(str(exc)) from None
+
+    def _read(self, deadline: float) -> dict[str, Any] | None:
+        """The next message, or None once `deadline` (time.monotonic) has passed."""
+        fd = self._proc.stdout.fileno()
+        while (end := self._buffer.find(b"\n")) < 0:
+            if len(self._buffer) > MAX_MESSAGE_BYTES:
+                raise ProtocolError(f"the snippet sent more than {MAX_MESSAGE_BYTES} bytes at once")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+                return None
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                raise WorkerDied("stdout closed")
+            self._buffer += chunk
+        line = bytes(self._buffer[:end])
+        del self._buffer[:end + 1]
+        try:
+            return decode(line)
+        except ValueError as exc:
+            raise ProtocolError(f"the worker sent a malformed message: {exc}") from None
+
+    def _death_text(self) -> str:
+        try:
+            code = self._proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            return "RuntimeError: the snippet worker stopped answering"
+        if code == -signal.SIGXCPU:
+            return "TimeoutError: snippet exceeded its CPU-time limit"
+        if code == -signal.SIGKILL:
+            return "RuntimeError: the snippet worker was killed (out of memory, or from outside)"
+        if code < 0:
+            return f"RuntimeError: the snippet worker died with {signal.Signals(-code).name}"
+        return f"RuntimeError: the snippet worker exited with code {code}"

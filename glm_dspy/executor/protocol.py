@@ -1,0 +1,65 @@
+"""The wire format between the executor (parent) and a worker: one JSON object per line.
+
+Parent -> worker:  {"op": "config", "function_names": [...], "memory_mb": int,
+                    "max_output_chars": int, "timeout_s": float}      (first line only)
+                   {"op": "run", "code": str}
+                   {"op": "reply", "value": <json>}  or  {"op": "reply", "error_type": str,
+                                                          "message": str}
+Worker -> parent:  {"op": "ready"}                                    (after "config")
+                   {"op": "call", "name": str, "args": [...], "kwargs": {...}}
+                   {"op": "done", "output": str, "error": str | None}
+
+Invariants: a "reply" is sent once for each "call" and only while that run is in progress;
+every line is ASCII (json.dumps escapes the rest), so a line is never split inside a character;
+the worker sends no line longer than MAX_MESSAGE_BYTES, and the parent refuses longer ones.
+"""
+
+import json
+from typing import Any
+
+MAX_JSON_DEPTH = 64
+MAX_MESSAGE_BYTES = 16 * 2**20  # one line; a graph call's arguments must fit
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    return (json.dumps(message, ensure_ascii=True) + "\n").encode("ascii")
+
+
+def decode(line: bytes) -> dict[str, Any]:
+    message = json.loads(line)
+    if not isinstance(message, dict) or "op" not in message:
+        raise ValueError(f"not a protocol message: {line[:200]!r}")
+    return message
+
+
+def check_json_value(value: Any, where: str, depth: int = 0) -> None:
+    """Raise TypeError unless `value` is made of str, int, float, bool, None, list/tuple and
+    dicts with str keys (what crosses to the parent), nested at most MAX_JSON_DEPTH deep."""
+    if type(value) in _SCALARS:
+        return
+    if depth >= MAX_JSON_DEPTH:
+        raise TypeError(f"{where} is nested more than {MAX_JSON_DEPTH} levels deep")
+    if type(value) in (list, tuple):
+        for item in value:
+            check_json_value(item, where, depth + 1)
+    elif type(value) is dict:
+        for key, item in value.items():
+            if type(key) is not str:
+                raise TypeError(f"{where} has a dict key of type {type(key).__name__}; "
+                                "keys must be strings")
+            check_json_value(item, where, depth + 1)
+    else:
+        hint = " (pass list(...) instead)" if isinstance(value, (set, frozenset)) else ""
+        raise TypeError(f"{where} must be str, int, float, bool, None, list or dict, "
+                        f"not {type(value).__name__}{hint}")
+
+
+def to_json_default(value: Any) -> Any:
+    """json.dumps `default=` for values a parent-side function returns: sets become lists."""
+    if isinstance(value, (set, frozenset)):
+        try:
+            return sorted(value)
+        except TypeError:
+            return list(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")

@@ -1,0 +1,33 @@
+"""What running one snippet produced."""
+
+from dataclasses import dataclass
+
+
+@dataclass(slots=True)
+class ExecResult:
+    """The outcome of `SnippetExecutor.run`.
+
+    `output` is what the snippet printed, at most `max_output_chars` characters (on a timeout or
+    a dead worker it is empty: the worker's buffer is lost). `error` is None on success, else one
+    line "<Type>: <message> (line N)"; the line is left out where no snippet line applies
+    (a timeout, a dead worker, output over the limit caught by the snippet). Types the executor
+    adds to Python's own: "PolicyError" (the code uses something the sandbox forbids, found at
+    compile time), "OutputLimitError" (printed more than the limit; `output` keeps the first
+    `max_output_chars` characters). `duration_s` is the wall time the worker spent on the snippet,
+    graph calls included; `num_calls` counts graph-function calls the parent served.
+    """
+
+    output: str
+    error: str | None
+    duration_s: float
+    num_calls: int
+
+    def __post_init__(self) -> None:
+        assert isinstance(self.output, str), type(self.output)
+        assert self.error is None or (isinstance(self.error, str) and self.error), self.error
+        assert self.duration_s >= 0, self.duration_s
+        assert self.num_calls >= 0, self.num_calls
+
+    @property
+    def is_ok(self) -> bool:
+        return self.error is None
