@@ -17,9 +17,9 @@ from typing import Any
 import pyarrow as pa
 
 from graphs.model import EdgeList, GraphData, NodeTable
+from graphs.schema import RESERVED_COLUMNS
 
 NODES_SUFFIX = "_nodes"
-RESERVED = {"id", "degree"}
 
 
 class GraphFormatError(ValueError):
@@ -31,7 +31,7 @@ def column_name(key: str) -> str:
     name = re.sub(r"[^A-Za-z0-9_]", "_", key.strip()) or "_"
     if not name[0].isalpha():
         name = "f" + name
-    return name + "_" if name.lower() in RESERVED else name
+    return name + "_" if name.lower() in RESERVED_COLUMNS else name
 
 
 def feature_column(values: list[Any]) -> pa.Array:

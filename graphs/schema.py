@@ -25,8 +25,7 @@ from graphs.model import GraphData, check_name
 REL_PREFIX = "rel_"
 DEGREE = "degree"
 # Columns the loader adds to every node table; never features (see graphs.top_neighbours).
-NEIGHBOUR_COLUMNS = {"glm_nbr_ids": "STRING[]", "glm_nbr_rels": "STRING[]", "glm_nbr_types": "STRING[]",
-                     "glm_nbr_texts": "STRING[]"}
+NEIGHBOUR_COLUMNS = {"glm_nbrs": "STRING"}
 RESERVED_COLUMNS = {"id", DEGREE, *NEIGHBOUR_COLUMNS}
 # Features tried, in order, as the text an entity is known by (RetrieveNode, neighbour labels).
 TEXT_FEATURES = ("name", "title", "knownName", "label", "text")
@@ -81,8 +80,7 @@ class GraphSchema:
     def from_graph(cls, graph: GraphData, name: str) -> "GraphSchema":
         node_types = {}
         for type_name, nodes in graph.nodes.items():
-            features = {f: kuzu_type(nodes.table.schema.field(f).type) for f in nodes.features
-                        if f not in RESERVED_COLUMNS}
+            features = {f: kuzu_type(nodes.table.schema.field(f).type) for f in nodes.features}
             text = next((f for f in TEXT_FEATURES if features.get(f) == "STRING"), None)
             node_types[type_name] = NodeType(features, nodes.table.num_rows, text)
         relations: dict[str, list[tuple[str, str]]] = {}

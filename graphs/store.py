@@ -21,7 +21,7 @@ import kuzu
 from graphs.id_index import IdIndex
 from graphs.literal import identifier, string_literal
 from graphs.schema import RESERVED_COLUMNS, GraphSchema, node_info_query
-from graphs.top_neighbours import NBR_IDS, NBR_RELS, NBR_TEXTS, NBR_TYPES
+from graphs.top_neighbours import NBRS, parse_neighbours
 
 DB_FILE = "graph.kuzu"
 META_FILE = "meta.json"
@@ -122,12 +122,15 @@ class GraphStore:
         for row in self.query(" UNION ALL ".join(branches)):
             raw = json.loads(row["node"])
             record = _record(raw)
-            lists = zip(raw[NBR_RELS], raw[NBR_IDS], raw[NBR_TYPES], raw[NBR_TEXTS])
-            for relation, node_id, type_name, text in list(lists)[:k]:
-                label = self.schema.node_types[type_name].text_feature
-                record.neighbours.append((relation, NodeRecord(type_name, node_id, {label: text} if text else {})))
+            for relation, node_id, type_name, text in parse_neighbours(raw.get(NBRS))[:k]:
+                record.neighbours.append((relation, NodeRecord(type_name, node_id, self._label(type_name, text))))
             records[row["pos"]] = record
         return records
+
+    def _label(self, type_name: str, text) -> dict[str, Any]:
+        """A neighbour's features as a chunk shows them: only its label text, if it has one."""
+        feature = self.schema.node_types[type_name].text_feature
+        return {feature: str(text)} if feature and text is not None and str(text).strip() else {}
 
     def nodes_live(self, typed_ids: list[tuple[str, str]], *, k: int) -> list[NodeRecord | None]:
         """As `nodes`, evaluating the NodeInfo view in Kuzu (the definition of the lists)."""
@@ -138,8 +141,8 @@ class GraphStore:
                 records[pos] = _record(json.loads(row["node"]))
             if k and row["neighbour"] is not None:
                 neighbour = _record(json.loads(row["neighbour"]))
-                label = self.schema.node_types[neighbour.type].text_feature
-                neighbour.features = {label: neighbour.features[label]} if label in neighbour.features else {}
+                text = neighbour.features.get(self.schema.node_types[neighbour.type].text_feature)
+                neighbour.features = self._label(neighbour.type, text)
                 records[pos].neighbours.append((_relation(row["rel"]), neighbour))
         return records
 
