@@ -39,6 +39,9 @@ class Graph:
             executor.close()
         self._executors.clear()
 
+    def __deepcopy__(self, memo) -> "Graph":
+        return self  # a database handle is shared, never copied (DSPy optimizers deep-copy programs)
+
     def __enter__(self) -> "Graph":
         return self
 

@@ -21,6 +21,15 @@ from graphs.vertex_chunk import render_vertex_chunk
 
 DEFAULT_NUM_NEIGHBOURS = 10
 FUNCTION_NAMES = ("RetrieveNode", "NodeInfo", "NodeFeature", "NodeDegree", "NeighbourCheck")
+# How every observation (bad input answered instead of a result) begins or reads.
+OBSERVATION_MARKERS = ("no node with id", "invalid node id", "has no feature", "has no neighbour type",
+                       "RetrieveNode needs", "RetrieveNode is unavailable", "RetrieveNode found nothing")
+
+
+def is_observation(output: str) -> bool:
+    """Whether a snippet's whole output is only graph-function observations (no result)."""
+    lines = [line for line in output.splitlines() if line.strip()]
+    return bool(lines) and all(any(marker in line for marker in OBSERVATION_MARKERS) for line in lines)
 
 
 class _LruCache:

@@ -87,6 +87,9 @@ class SnippetExecutor:
                 worker.kill()
             self._slots.put(None)  # wakes a run() waiting for a slot, which then sees _closed
 
+    def __deepcopy__(self, memo) -> "SnippetExecutor":
+        return self  # worker processes are shared, never copied (DSPy optimizers deep-copy programs)
+
     def __enter__(self) -> "SnippetExecutor":
         return self
 

@@ -1,0 +1,6 @@
+from glm_dspy.modules.act import ActAgent
+from glm_dspy.modules.classify import ClassifyAgent
+from glm_dspy.modules.glm import GLM
+from glm_dspy.modules.reason import ReasonAgent
+
+__all__ = ["GLM", "ClassifyAgent", "ReasonAgent", "ActAgent"]

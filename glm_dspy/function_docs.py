@@ -1,0 +1,21 @@
+"""What the Act agent is told about the graph: the function docs and the schema summary.
+
+This text joins the Act instructions in the system message, so it is part of the stable
+prompt prefix: identical for every call on the same graph.
+"""
+
+from graphs.schema import GraphSchema
+
+FUNCTION_DOCS = """Graph functions (the only way to read the graph):
+RetrieveNode(text) -> id: the id of the node whose name or title best matches text.
+NodeInfo(id or [ids]) -> text: each node's features and its top neighbours, as a vertex chunk.
+NodeFeature(id or [ids], feature) -> the feature's value (a list of values for a list of ids).
+NodeDegree(id, neighbour_type) -> int: how many neighbours of that type the node has.
+NeighbourCheck(id, neighbour_type) -> [ids]: the node's neighbours of that type.
+Given an unknown id, feature or neighbour type, a function returns a message string that
+names the valid options instead of a result."""
+
+
+def graph_context(schema: GraphSchema) -> str:
+    """Function docs plus the schema summary of one graph, for the Act prompt."""
+    return f"{FUNCTION_DOCS}\n\nThe graph ({schema.name}):\n{schema.summary()}"

@@ -1,0 +1,71 @@
+"""`make_lm`: a `dspy.LM` whose engine is vLLM, in-process (shared) or behind an OpenAI server.
+
+The in-process engine starts eagerly, inside `make_lm`, so a broken model folder or too little
+memory fails there and not at the first question. `make_lm` calls with the same model and engine
+settings share that one vLLM engine (one KV cache, so prefixes are shared across programs), each
+with its own `VllmEngine` (own call log), until one of them calls `lm.engine.close()`, which stops
+the shared vLLM engine for all; the next `make_lm` starts a fresh one.
+"""
+
+import os
+import threading
+from pathlib import Path
+
+import dspy
+
+from glm_dspy.lm.engine import AsyncVllmEngine, VllmEngine
+from glm_dspy.lm.render import PromptRenderer
+from glm_dspy.models import DEFAULT_MODEL, MODELS, resolve_model
+
+_lock = threading.Lock()
+_shared: dict[tuple, tuple] = {}  # (model path, engine settings) -> (InprocessTransport, PromptRenderer)
+
+
+def make_lm(model: str | None = None, *, server: str | None = None, max_model_len: int = 8192,
+            kv_cache_gib: float = 2, max_tokens: int = 1024, temperature: float = 0.0, cache: bool = True,
+            num_retries: int = 0, timeout_s: float = 600.0, **engine_kwargs) -> dspy.LM:
+    """A dspy.LM on vLLM. `model`: registered name, HF folder or hub id (`glm_dspy.models.resolve_model`).
+
+    server=None: the in-process engine (started now, shared); `engine_kwargs` go to vLLM's
+    EngineArgs (e.g. enforce_eager=False, block_size=..., num_gpu_blocks_override=...,
+    scheduler_cls=...). server="http://host:port": that vLLM OpenAI server, `timeout_s` per read.
+    num_retries=0 because a local engine's failure is not transient noise; queries resume from
+    their checkpoints instead (DESIGN.md, recovery).
+    """
+    model_path = resolve_model(model)
+    if server is not None:
+        from glm_dspy.lm.server import ServerTransport
+
+        if engine_kwargs:
+            raise TypeError(f"{sorted(engine_kwargs)} configure the in-process engine; with server={server!r} "
+                            "give them to the server's command line instead")
+        renderer = PromptRenderer.from_pretrained(model_path)
+        transport = ServerTransport(server, renderer.tokenizer, timeout_s=timeout_s)
+    else:
+        transport, renderer = _inprocess_transport(model_path, max_model_len, kv_cache_gib, engine_kwargs)
+    engine = VllmEngine(transport, renderer, model=_lm_name(model, model_path), default_max_tokens=max_tokens)
+    return dspy.LM(engine.model, engine=engine, async_engine=AsyncVllmEngine(engine), temperature=temperature,
+                   max_tokens=max_tokens, cache=cache, num_retries=num_retries)
+
+
+def _inprocess_transport(model_path: str, max_model_len: int, kv_cache_gib: float, engine_kwargs: dict):
+    from glm_dspy.lm.inprocess import InprocessTransport
+
+    key = (model_path, max_model_len, kv_cache_gib, repr(sorted(engine_kwargs.items())))
+    with _lock:
+        if key in _shared and _shared[key][0].is_alive():
+            return _shared[key]
+        renderer = PromptRenderer.from_pretrained(model_path)
+        transport = InprocessTransport(model_path, max_model_len=max_model_len, kv_cache_gib=kv_cache_gib,
+                                       **engine_kwargs)
+        _shared[key] = transport, renderer
+        return _shared[key]
+
+
+def _lm_name(model: str | None, model_path: str) -> str:
+    """dspy.LM's model string. It keys DSPy's response cache, so it names the exact model: the
+    registered name (its folder is checksum-verified), else the absolute folder, else the hub id."""
+    name = model or os.environ.get("GLM_MODEL") or DEFAULT_MODEL
+    if name in MODELS:
+        return f"vllm/{name}"
+    return f"vllm/{Path(model_path).resolve()}" if Path(model_path).is_dir() else f"vllm/{model_path}"

@@ -1,0 +1,209 @@
+"""In-process transport: one vLLM `LLMEngine` (V1, vllm 0.32) stepped by one background thread.
+
+Why not `AsyncLLM`: in vllm 0.32 it always runs EngineCore in a separate process
+(`EngineCoreClient.make_async_mp_client`), ~35 s to start on this machine. `LLMEngine` with
+VLLM_ENABLE_V1_MULTIPROCESSING=0 keeps the EngineCore (and so the scheduler and its KV block pool,
+which the tiered cache policy replaces through `scheduler_cls`) in this process and starts in
+seconds with `enforce_eager=True`. Our own loop gives what AsyncLLM would: requests from many
+threads batched together, and per-step deltas for streaming.
+
+Ownership and invariants:
+* only the loop thread touches the engine once it is built; callers talk to it through `_inbox`
+  (add / abort / stop) and read their request's own `SimpleQueue` (its "outbox");
+* the loop blocks on `_inbox` only when the engine has no unfinished request, so an idle engine
+  costs no CPU and a new request wakes it at once;
+* when the loop dies, `_error` holds why; every waiting caller gets that error within
+  `_POLL_S`, and every later call gets it at once: a dead engine never hangs a caller.
+"""
+
+import itertools
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from dspy import lm15
+
+from glm_dspy.lm.transport import Chunk, GenerationParams
+
+logger = logging.getLogger(__name__)
+
+_POLL_S = 0.5
+_STOP = ("stop",)
+
+
+class InprocessTransport:
+    """Owns one vLLM engine; thread-safe `generate`; `close()` stops the loop and frees the engine."""
+
+    name = "inprocess"
+
+    def __init__(self, model_path: str, *, max_model_len: int, kv_cache_gib: float, **engine_kwargs) -> None:
+        os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
+        self.model_path = model_path
+        self._engine_args = dict(model=model_path, max_model_len=max_model_len, enable_prefix_caching=True,
+                                 kv_cache_memory_bytes=int(kv_cache_gib * (1 << 30)), generation_config="vllm",
+                                 enforce_eager=True, disable_log_stats=True)
+        self._engine_args.update(engine_kwargs)
+        if (space := os.environ.get("VLLM_CPU_KVCACHE_SPACE")) and float(space) != kv_cache_gib:
+            logger.warning("VLLM_CPU_KVCACHE_SPACE=%s overrides kv_cache_gib=%s on CPU (vllm 0.32 platforms/cpu.py)",
+                           space, kv_cache_gib)
+        self._inbox: queue.SimpleQueue = queue.SimpleQueue()
+        self._error: BaseException | None = None
+        self._ready = threading.Event()
+        self._ids = itertools.count()
+        self.last_params = None  # the SamplingParams of the latest call, for tests and debugging
+        self.block_size: int | None = None
+        started = time.perf_counter()
+        self._thread = threading.Thread(target=self._run, name=f"vllm-{Path(model_path).name}", daemon=True)
+        self._thread.start()
+        self._ready.wait()
+        if self._error is not None:
+            raise lm15.ConfigurationError(
+                f"vLLM could not start {model_path} in-process: {type(self._error).__name__}: {self._error}\n"
+                "Check the model folder, max_model_len and kv_cache_gib (free memory), or start an OpenAI "
+                "server and pass server=...") from self._error
+        self.start_seconds = time.perf_counter() - started
+
+    def generate(self, prompt_ids: list[int], params: GenerationParams, extra_args: dict, *,
+                 stream: bool) -> Iterator[Chunk]:
+        self._raise_if_dead()
+        sampling = self._sampling_params(params, extra_args, stream)
+        self.last_params = sampling
+        request_id = f"glm-{next(self._ids)}"
+        outbox: queue.SimpleQueue = queue.SimpleQueue()
+        self._inbox.put(("add", request_id, list(prompt_ids), sampling, outbox))
+        finished = False
+        try:
+            while True:
+                try:
+                    item = outbox.get(timeout=_POLL_S)
+                except queue.Empty:
+                    self._raise_if_dead()
+                    continue
+                if isinstance(item, BaseException):
+                    finished = True
+                    raise item
+                finished = item.finish_reason is not None
+                yield item
+                if finished:
+                    return
+        finally:
+            if not finished and self._error is None:
+                self._inbox.put(("abort", request_id))
+
+    def is_alive(self) -> bool:
+        return self._error is None and self._thread.is_alive()
+
+    def close(self) -> None:
+        if self._thread.is_alive():
+            self._inbox.put(_STOP)
+            self._thread.join()
+
+    # -- the loop thread ---------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            from vllm.engine.arg_utils import EngineArgs
+            from vllm.v1.engine.llm_engine import LLMEngine
+
+            engine = LLMEngine.from_engine_args(EngineArgs(**self._engine_args))
+            self.block_size = engine.vllm_config.cache_config.block_size
+        except BaseException as error:  # noqa: BLE001 - reported to the constructor
+            self._error = error
+            self._ready.set()
+            return
+        self._ready.set()
+        outboxes: dict[str, tuple[queue.SimpleQueue, list[int]]] = {}  # request id -> (outbox, [num output tokens])
+        try:
+            while True:
+                items = [self._inbox.get()] if not engine.has_unfinished_requests() else []
+                while True:
+                    try:
+                        items.append(self._inbox.get_nowait())
+                    except queue.Empty:
+                        break
+                for item in items:
+                    if item == _STOP:
+                        self._fail_all(outboxes, lm15.ServerError("the in-process vLLM engine was closed"))
+                        return
+                    self._handle(engine, item, outboxes)
+                if engine.has_unfinished_requests():
+                    for output in engine.step():
+                        self._route(output, outboxes)
+        except BaseException as error:  # noqa: BLE001 - the engine is dead; tell every caller why
+            logger.exception("in-process vLLM engine for %s died", self.model_path)
+            self._error = error
+            self._fail_all(outboxes, self._dead_error())
+        finally:
+            engine.engine_core.shutdown()
+
+    def _handle(self, engine, item, outboxes) -> None:
+        from vllm.inputs import TokensPrompt
+
+        if item[0] == "abort":
+            if item[1] in outboxes:
+                outboxes.pop(item[1])
+                engine.abort_request([item[1]])
+            return
+        _, request_id, prompt_ids, sampling, outbox = item
+        try:
+            engine.add_request(request_id, TokensPrompt(prompt_token_ids=prompt_ids), sampling)
+        except (ValueError, TypeError) as error:  # vLLM's own validation (prompt too long, bad params)
+            outbox.put(_invalid_request(error, len(prompt_ids)))
+            return
+        outboxes[request_id] = (outbox, [0])
+
+    @staticmethod
+    def _route(output, outboxes) -> None:
+        entry = outboxes.get(output.request_id)
+        if entry is None:
+            return
+        outbox, num_output = entry
+        completion = output.outputs[0]
+        num_output[0] += len(completion.token_ids)
+        if not output.finished:
+            outbox.put(Chunk(completion.text))
+            return
+        outboxes.pop(output.request_id)
+        outbox.put(Chunk(completion.text, completion.finish_reason or "stop", len(output.prompt_token_ids or ()),
+                         output.num_cached_tokens or 0, num_output[0]))
+
+    def _fail_all(self, outboxes, error: BaseException) -> None:
+        for outbox, _ in outboxes.values():
+            outbox.put(error)
+        outboxes.clear()
+
+    # -- helpers -----------------------------------------------------------------------------------
+
+    def _sampling_params(self, params: GenerationParams, extra_args: dict, stream: bool):
+        from vllm import SamplingParams
+        from vllm.sampling_params import RequestOutputKind
+
+        return SamplingParams(
+            max_tokens=params.max_tokens, temperature=params.temperature, top_p=params.top_p, top_k=params.top_k,
+            seed=params.seed, stop=list(params.stop) or None, frequency_penalty=params.frequency_penalty,
+            presence_penalty=params.presence_penalty, extra_args=dict(extra_args) or None,
+            output_kind=RequestOutputKind.DELTA if stream else RequestOutputKind.FINAL_ONLY)
+
+    def _dead_error(self) -> lm15.ServerError:
+        return lm15.ServerError(
+            f"the in-process vLLM engine for {self.model_path} died: {type(self._error).__name__}: {self._error} "
+            "(its traceback is in the log above). Build a new LM with glm_dspy.lm.make_lm(...); a query that "
+            "checkpointed its steps resumes from its last completed step.")
+
+    def _raise_if_dead(self) -> None:
+        if self._error is not None:
+            raise self._dead_error()
+        if not self._thread.is_alive():
+            raise lm15.ServerError(f"the in-process vLLM engine for {self.model_path} is closed; build a new LM "
+                                   "with glm_dspy.lm.make_lm(...)")
+
+
+def _invalid_request(error: Exception, num_prompt_tokens: int) -> lm15.InvalidRequestError:
+    message = f"vLLM refused the request ({num_prompt_tokens} prompt tokens): {error}"
+    if "maximum model length" in str(error) or "max_model_len" in str(error):
+        return lm15.ContextLengthError(message + "; shorten the prompt or raise make_lm(max_model_len=...)")
+    return lm15.InvalidRequestError(message)

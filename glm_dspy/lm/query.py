@@ -1,0 +1,27 @@
+"""The query id a call belongs to, carried as a dspy setting so it stays out of DSPy's cache key.
+
+`dspy.context(...)` overrides live in a ContextVar that `dspy.Parallel` copies into its worker
+threads (dspy 3.4.1 utils/parallelizer.py), so the id set around a question follows every LM call
+made for it; a bare ContextVar of ours would be lost in those threads.
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import dspy
+
+QUERY_ID_SETTING = "glm_query_id"
+
+
+@contextmanager
+def query_context(query_id: str | None) -> Iterator[None]:
+    """Every LM call inside the block is tagged with `query_id` (None: with no query)."""
+    if query_id is not None and (not isinstance(query_id, str) or not query_id):
+        raise ValueError(f"query_id must be a non-empty string or None, got {query_id!r}")
+    with dspy.context(**{QUERY_ID_SETTING: query_id}):
+        yield
+
+
+def current_query_id() -> str | None:
+    """The query id of the innermost `query_context`, or None."""
+    return dspy.settings.get(QUERY_ID_SETTING)

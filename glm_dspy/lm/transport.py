@@ -1,0 +1,59 @@
+"""What the DSPy engine asks of a transport (in-process vLLM or an OpenAI-compatible vLLM server).
+
+A transport takes prompt token ids, sampling parameters and the encoded cache hints, and yields
+`Chunk`s: text deltas, the last one carrying the finish reason and the token counts as the vLLM
+engine counted them. Both transports send the same ids and the same `extra_args`, so a program
+behaves the same on either. Failures are raised as dspy.lm15 errors with a message that says what
+failed, where, and what to do.
+"""
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class GenerationParams:
+    """Sampling parameters of one call. Greedy (temperature 0) unless the request says otherwise."""
+
+    max_tokens: int
+    temperature: float = 0.0
+    top_p: float = 1.0
+    top_k: int = 0  # 0 = off (vLLM's default; -1 is also accepted by vLLM)
+    seed: int | None = None
+    stop: tuple[str, ...] = ()
+    frequency_penalty: float = 0.0
+    presence_penalty: float = 0.0
+
+    def __post_init__(self) -> None:
+        assert isinstance(self.max_tokens, int) and self.max_tokens > 0, self.max_tokens
+        assert 0.0 <= self.temperature <= 2.0, self.temperature
+        assert 0.0 < self.top_p <= 1.0, self.top_p
+        assert all(isinstance(s, str) and s for s in self.stop), self.stop
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One piece of output. Only the last chunk of a generation has `finish_reason` (vLLM's words:
+    "stop", "length", "abort") and the counts; `num_cached_tokens` counts prompt tokens served from
+    vLLM's prefix cache (whole KV blocks only)."""
+
+    text: str
+    finish_reason: str | None = None
+    num_prompt_tokens: int | None = None
+    num_cached_tokens: int | None = None
+    num_output_tokens: int | None = None
+
+
+class Transport(Protocol):
+    """Owner of one connection to one vLLM engine; safe to call from many threads at once."""
+
+    name: str  # "inprocess" or "server", for logs and the call log
+
+    def generate(self, prompt_ids: list[int], params: GenerationParams, extra_args: dict, *,
+                 stream: bool) -> Iterator[Chunk]:
+        """Yield the output; with stream=False a single final chunk. Closing the iterator early
+        aborts the request in the engine."""
+        ...
+
+    def close(self) -> None: ...

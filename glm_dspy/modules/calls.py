@@ -1,0 +1,53 @@
+"""`call_agent`: one agent call with usage accounting and the parse-error policy.
+
+Every GLM agent call goes through here so that the step log is complete and the prompt
+layout stays fixed: DSPy's ChatAdapter falls back to JSONAdapter after a parse error,
+which would change the prompt (and lose the cached prefix), so GLM runs its agents under a
+ChatAdapter with that fallback off, and handles unparseable output itself: one retry at a
+small temperature (the same prompt at temperature 0 would give the same output), then
+the call is recorded as "unexpected agent output".
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+import dspy
+from dspy.utils.exceptions import AdapterParseError
+
+from glm_dspy.steps import UNEXPECTED_OUTPUT, Step
+
+RETRY_TEMPERATURE = 0.3
+
+
+def _usage_totals(tracker) -> tuple[int, int, int, int]:
+    """(prompt, cached, completion tokens, calls) over everything `tracker` saw."""
+    prompt = cached = completion = calls = 0
+    for entries in tracker.usage_data.values():
+        for entry in entries:
+            calls += 1
+            prompt += entry.get("prompt_tokens") or 0
+            completion += entry.get("completion_tokens") or 0
+            details = entry.get("prompt_tokens_details") or {}
+            cached += details.get("cached_tokens") or 0
+    return prompt, cached, completion, calls
+
+
+def call_agent(agent: str, predictor: dspy.Module, **inputs: Any) -> tuple[dspy.Prediction | None, Step]:
+    """Run `predictor(**inputs)`; return its prediction (None if unparseable twice) and the step."""
+    started = time.perf_counter()
+    prediction, error, attempts = None, None, 0
+    with dspy.track_usage() as tracker:
+        for config in ({}, {"temperature": RETRY_TEMPERATURE, "rollout_id": uuid.uuid4().hex}):
+            attempts += 1
+            try:
+                prediction = predictor(**inputs, config=config)
+                error = None
+                break
+            except AdapterParseError as parse_error:
+                error = f"{UNEXPECTED_OUTPUT}: {str(parse_error).splitlines()[0][:300]}"
+    prompt, cached, completion, calls = _usage_totals(tracker)
+    step = Step(agent, prompt, cached, completion, max(calls, attempts), time.perf_counter() - started, error=error)
+    return prediction, step

@@ -1,0 +1,60 @@
+"""The three GLM agents as DSPy signatures (GLM paper §4.1).
+
+The docstrings ARE the prompts (DSPy turns them into the system message; optimizers rewrite
+them). Field order is the prompt layout: for Reason the notebook comes before the question
+so that a growing notebook is a growing prompt prefix (DESIGN.md, "Prompt layout").
+Developer notes live in comments like this one, never in docstrings.
+"""
+
+from typing import Literal
+
+import dspy
+
+Kind = Literal["deterministic", "non_deterministic"]
+
+
+class Classify(dspy.Signature):
+    """Classify a question about a knowledge graph.
+
+    deterministic: the answer can be read off the graph by one short program — a feature of
+    a named entity, its neighbours, a count, a chain of lookups, a set intersection, an average.
+    non_deterministic: the answer needs judgement over facts that must first be gathered and
+    read — a recommendation, a comparison or explanation, or a question whose path through
+    the graph is not clear from the question alone."""
+
+    question: str = dspy.InputField()
+    kind: Kind = dspy.OutputField()
+
+
+class Reason(dspy.Signature):
+    """Answer a question about a knowledge graph from the facts in the notebook only.
+
+    The notebook holds what was retrieved so far, one block per retrieval; a block like
+    `[Node:<id> {...}]` is a node with its features, followed by its neighbours as
+    `(<id>:<relation> {name})`. If the notebook is enough, set finished to True and give the
+    answer: just the answer, a list joined by ", " when there are several. Otherwise set
+    finished to False and state in missing_information the single next fact to retrieve,
+    naming entities exactly (or by node id) and the relation or feature wanted."""
+
+    notebook: str = dspy.InputField(desc="facts retrieved so far; empty at the start")
+    question: str = dspy.InputField()
+    finished: bool = dspy.OutputField()
+    answer: str = dspy.OutputField(desc="the final answer if finished, else empty")
+    missing_information: str = dspy.OutputField(desc="what to retrieve next if not finished, else empty")
+
+
+class Act(dspy.Signature):
+    """Write a short Python snippet that gets the requested information from the graph.
+
+    Use only the graph functions listed below, plain Python control flow (for, if,
+    comprehensions), and the builtins len, sorted, set, sum, min, max, round, list, dict, str.
+    No imports. Find entities by name with RetrieveNode, then follow neighbours with
+    NeighbourCheck and read features with NodeFeature; compute intersections, counts and
+    averages in the snippet. Print only the result the request asks for — a value, a short
+    list, or a vertex chunk from NodeInfo — nothing else. If a previous attempt failed, its
+    code and error are given: fix the cause."""
+
+    request: str = dspy.InputField(desc="the information to retrieve")
+    previous_code: str = dspy.InputField(desc="the snippet that failed, if any")
+    error: str = dspy.InputField(desc="its error, if any")
+    code: str = dspy.OutputField(desc="Python code only, no explanation")

@@ -1,0 +1,56 @@
+"""The step log of one GLM query: what each agent call cost and what each snippet did."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+UNEXPECTED_OUTPUT = "unexpected agent output"
+RETRIEVAL_ERROR = "retrieval error"
+CODE_ERROR = "code execution error"
+STEP_LIMIT = "step limit exceeded"
+ERROR_CATEGORIES = (UNEXPECTED_OUTPUT, RETRIEVAL_ERROR, CODE_ERROR, STEP_LIMIT)  # GLM paper Table 5
+
+
+@dataclass(slots=True)
+class Step:
+    agent: str  # "classify" | "reason" | "act"
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    completion_tokens: int = 0
+    num_calls: int = 0  # LLM calls, retries included
+    latency_s: float = 0.0
+    code: str | None = None
+    output: str | None = None
+    error: str | None = None
+
+    def __post_init__(self):
+        assert self.agent in ("classify", "reason", "act"), self.agent
+        assert self.cached_tokens <= self.prompt_tokens or self.prompt_tokens == 0
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(slots=True)
+class StepLog:
+    steps: list[Step] = field(default_factory=list)
+
+    def add(self, step: Step) -> Step:
+        self.steps.append(step)
+        return step
+
+    @property
+    def num_calls(self) -> int:
+        return sum(s.num_calls for s in self.steps)
+
+    @property
+    def prompt_tokens(self) -> int:
+        return sum(s.prompt_tokens for s in self.steps)
+
+    @property
+    def cached_tokens(self) -> int:
+        return sum(s.cached_tokens for s in self.steps)
+
+    @property
+    def completion_tokens(self) -> int:
+        return sum(s.completion_tokens for s in self.steps)

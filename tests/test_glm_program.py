@@ -1,0 +1,117 @@
+"""GLM's control flow (Algorithm 1) with scripted DummyLM outputs, over the real tiny graph.
+
+DummyLM proves branching and stopping only; nothing here says anything about answer quality.
+"""
+
+import dspy
+import pytest
+from dspy.utils import DummyLM
+
+from glm_dspy.modules.glm import GLM
+from glm_dspy.steps import RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT
+
+P1_YEAR = 'print(NodeFeature(RetrieveNode("Notes on the Analytical Engine"), "year"))'
+
+
+@pytest.fixture
+def program(tiny_graph):
+    return GLM(tiny_graph, max_steps=3)
+
+
+def run(program, answers, question="q?"):
+    lm = DummyLM(answers)
+    with dspy.context(lm=lm):
+        return program(question=question), lm
+
+
+def reason(finished, answer="", missing=""):
+    return {"finished": finished, "answer": answer, "missing_information": missing}
+
+
+def agents(prediction):
+    return [step["agent"] for step in prediction.steps]
+
+
+def last_user_message(lm, call):
+    return lm.history[call]["messages"][-1]["content"]
+
+
+def test_deterministic_path_prints_the_answer(program):
+    prediction, _ = run(program, [{"kind": "deterministic"}, {"code": P1_YEAR}])
+    assert prediction.answer == "1843" and prediction.kind == "deterministic"
+    assert agents(prediction) == ["classify", "act"] and prediction.num_calls == 2
+    assert prediction.steps[1]["output"] == "1843" and prediction.error_category is None
+
+
+def test_iterative_path_grows_the_notebook(program, tiny_graph):
+    prediction, lm = run(program, [
+        {"kind": "non_deterministic"},
+        reason(False, missing="the paper Notes on the Analytical Engine"),
+        {"code": 'print(NodeInfo("p1"))'},
+        reason(False, missing="author a3"),
+        {"code": 'print(NodeInfo("a3"))'},
+        reason(True, answer="Ada Lovelace"),
+    ])
+    assert prediction.answer == "Ada Lovelace"
+    assert agents(prediction) == ["classify", "reason", "act", "reason", "act", "reason"]
+    p1, a3 = tiny_graph.retriever.node_info("p1"), tiny_graph.retriever.node_info("a3")
+    assert prediction.notebook == f"{p1}\n\n{a3}"
+    # the notebook comes first in Reason's input and only grows: each prompt extends the last
+    first, second, third = (last_user_message(lm, i) for i in (1, 3, 5))
+    assert second.startswith(f"[[ ## notebook ## ]]\n{p1}")
+    assert third.startswith(f"[[ ## notebook ## ]]\n{p1}\n\n{a3}")
+    assert lm.history[3]["messages"][:-1] == lm.history[5]["messages"][:-1]
+
+
+def test_failing_snippet_is_repaired_with_code_and_error(program):
+    broken = 'print(NodeFeatur("p1", "year"))'
+    prediction, lm = run(program, [{"kind": "deterministic"}, {"code": broken}, {"code": P1_YEAR}])
+    assert prediction.answer == "1843" and agents(prediction) == ["classify", "act", "act"]
+    assert "NameError" in prediction.steps[1]["error"]
+    repair_prompt = last_user_message(lm, 2)
+    assert broken in repair_prompt and "NameError" in repair_prompt
+
+
+def test_repairs_are_bounded_then_fall_back_to_the_notebook_loop(program):
+    broken = {"code": "print(1/0)"}
+    prediction, _ = run(program, [{"kind": "deterministic"}, broken, broken, broken,
+                                  reason(True, answer="unknown")])
+    assert agents(prediction) == ["classify", "act", "act", "act", "reason"]
+    assert all("ZeroDivisionError" in s["error"] for s in prediction.steps[1:4])
+    assert prediction.answer == "unknown"
+
+
+def test_step_limit(program):
+    step = [reason(False, missing="more"), {"code": 'print(NodeInfo("v1"))'}]
+    prediction, _ = run(program, [{"kind": "non_deterministic"}, *step * 3])
+    assert prediction.error_category == STEP_LIMIT and prediction.answer == ""
+    assert agents(prediction).count("reason") == 3
+
+
+def test_unparseable_output_is_retried_once_then_recorded(program):
+    garbage = {"nonsense": "I think the answer is 42"}
+    prediction, _ = run(program, [{"kind": "deterministic"}, garbage, garbage])
+    assert prediction.error_category == UNEXPECTED_OUTPUT and prediction.answer == ""
+    assert prediction.steps[-1]["num_calls"] == 2
+    assert prediction.steps[-1]["error"].startswith(UNEXPECTED_OUTPUT)
+
+
+def test_unreadable_classification_takes_the_general_path(program):
+    prediction, _ = run(program, [{"nonsense": "?"}, {"nonsense": "?"}, reason(True, answer="x")])
+    assert prediction.kind == "non_deterministic" and prediction.answer == "x"
+
+
+def test_snippet_that_prints_nothing_is_an_error(program):
+    prediction, _ = run(program, [{"kind": "deterministic"}, {"code": "x = 1"}, {"code": "y = 2"},
+                                  {"code": "z = 3"}, reason(True, answer="a")])
+    assert prediction.steps[1]["error"] is None and prediction.steps[2]["output"] == ""
+    assert agents(prediction)[:4] == ["classify", "act", "act", "act"]
+
+
+def test_retrieval_error_is_categorized_and_fed_back(tiny_graph):
+    program = GLM(tiny_graph, max_steps=1, max_repairs=1)
+    ghost = {"code": 'print(NodeInfo("ghost"))'}
+    prediction, lm = run(program, [{"kind": "non_deterministic"}, reason(False, missing="m"), ghost, ghost])
+    assert prediction.error_category == RETRIEVAL_ERROR and prediction.answer == ""
+    assert "no node with id 'ghost'" in last_user_message(lm, 3)  # the repair prompt shows the observation
+    assert prediction.notebook == "(nothing found for: m)"
