@@ -2,6 +2,7 @@
 
     glm-dspy build nobel --db data/nobel
     glm-dspy exec --db data/nobel 'print(NodeInfo(RetrieveNode("Marie Curie")))'
+    glm-dspy ask "Where was Marie Curie born?" --db data/nobel
     glm-dspy model fetch [qwen2.5-coder-0.5b]
     glm-dspy demo --db data/nobel
 """
@@ -43,6 +44,25 @@ def cmd_exec(args) -> int:
     return 0
 
 
+def cmd_ask(args) -> int:
+    from glm_dspy.configure import configure
+    from glm_dspy.graph import open_graph
+    from glm_dspy.modules.glm import GLM
+    from glm_dspy.report import print_prediction
+
+    with console.status("opening graph"):
+        graph = open_graph(args.db)
+    with graph:
+        with console.status("starting the engine" if args.server is None else f"connecting to {args.server}"):
+            configure(args.model, server=args.server)
+        program = GLM(graph, max_steps=args.max_steps)
+        with console.status("answering"):
+            prediction = program(question=args.question)
+    print(prediction.answer)
+    print_prediction(console, prediction)
+    return 0 if prediction.answer else 1
+
+
 def cmd_model_fetch(args) -> int:
     from glm_dspy.models import fetch_model
 
@@ -75,6 +95,14 @@ def build_parser() -> argparse.ArgumentParser:
     execute.add_argument("--timeout", type=float, default=5.0, help="seconds before the snippet is stopped")
     execute.set_defaults(run=cmd_exec)
 
+    ask = commands.add_parser("ask", help="answer a question over a graph with GLM")
+    ask.add_argument("question")
+    ask.add_argument("--db", required=True, type=Path)
+    ask.add_argument("--model", default=None, help="registered model name, HF folder or hub id (default: GLM_MODEL)")
+    ask.add_argument("--server", default=None, help="URL of a vLLM OpenAI server (default: in-process engine)")
+    ask.add_argument("--max-steps", type=int, default=10)
+    ask.set_defaults(run=cmd_ask)
+
     model = commands.add_parser("model", help="manage the local LLM")
     model_commands = model.add_subparsers(dest="model_command", required=True)
     fetch = model_commands.add_parser("fetch", help="download and convert a registered model (offline-safe)")
@@ -89,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if getattr(args, "name", "x") is None:
+    if args.command == "model" and args.name is None:
         from glm_dspy.models import DEFAULT_MODEL
 
         args.name = DEFAULT_MODEL

@@ -53,6 +53,10 @@ ACT_DEMOS = [
         code='curie = RetrieveNode("Marie Curie")\nprint(NodeFeature(curie, "birth_date"))',
     ).with_inputs("request", "previous_code", "error"),
     dspy.Example(
+        request="the prizes won by Niels Bohr", previous_code="", error="",
+        code='bohr = RetrieveNode("Niels Bohr")\nprint(", ".join(NodeFeature(NeighbourCheck(bohr, "prize"), "name")))',
+    ).with_inputs("request", "previous_code", "error"),
+    dspy.Example(
         request="the co-authors of Ada Lovelace", previous_code="", error="",
         code=('ada = RetrieveNode("Ada Lovelace")\nnames = set()\nfor paper in NeighbourCheck(ada, "paper"):\n'
               '    for author in NeighbourCheck(paper, "author"):\n        if author != ada:\n'

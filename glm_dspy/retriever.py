@@ -85,6 +85,13 @@ class Retriever:
             return None, f"no node with id {node_id!r}; ids come from RetrieveNode(text) or NeighbourCheck"
         return type_name, None
 
+    def _no_feature(self, type_name: str, node_id: str, feature: str) -> str:
+        features = sorted(self.store.schema.node_types[type_name].features)
+        neighbour_types = self.store.schema.neighbour_types(type_name)
+        hint = (f" ({feature!r} is a neighbour type: use NeighbourCheck({node_id!r}, {feature!r}))"
+                if feature in neighbour_types else f"; neighbour types (NeighbourCheck): {neighbour_types}")
+        return f"{type_name} node {node_id} has no feature {feature!r}; features: {features}{hint}"
+
     # ---- the five functions ----------------------------------------------------------------
     def retrieve_node(self, text: str) -> str:
         """RetrieveNode(text) -> the id of the node whose name/title is most similar to `text`."""
@@ -126,7 +133,7 @@ class Retriever:
                 continue
             features = self.store.schema.node_types[type_name].features
             if feature not in features:
-                values[pos] = f"{type_name} node {node_id} has no feature {feature!r}; features: {sorted(features)}"
+                values[pos] = self._no_feature(type_name, node_id, feature)
                 continue
             branches.append(f"MATCH (n:{identifier(type_name)} {{id: {string_literal(node_id)}}}) "
                             f"RETURN {pos} AS pos, to_json(n.{identifier(feature)}) AS value")

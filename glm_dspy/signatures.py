@@ -48,9 +48,11 @@ class Act(dspy.Signature):
 
     Use only the graph functions listed below, plain Python control flow (for, if,
     comprehensions), and the builtins len, sorted, set, sum, min, max, round, list, dict, str.
-    No imports. Find entities by name with RetrieveNode, then follow neighbours with
-    NeighbourCheck and read features with NodeFeature; compute intersections, counts and
-    averages in the snippet. Print only the result the request asks for — a value, a short
+    No imports. Find entities by name with RetrieveNode. A property of the entity itself is a
+    feature: NodeFeature(id, feature). A related entity (a place, a prize, an institution,
+    an author, a paper) is a neighbour: NeighbourCheck(id, neighbour_type) with a neighbour
+    type from the graph description below, then NodeFeature(ids, "name") for its names.
+    Compute intersections, counts and averages in the snippet. Print only the result the request asks for — a value, a short
     list, or a vertex chunk from NodeInfo — nothing else. If a previous attempt failed, its
     code and error are given: fix the cause."""
 

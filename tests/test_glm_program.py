@@ -115,3 +115,12 @@ def test_retrieval_error_is_categorized_and_fed_back(tiny_graph):
     assert prediction.error_category == RETRIEVAL_ERROR and prediction.answer == ""
     assert "no node with id 'ghost'" in last_user_message(lm, 3)  # the repair prompt shows the observation
     assert prediction.notebook == "(nothing found for: m)"
+
+
+def test_asking_again_for_what_failed_stops_the_loop(tiny_graph):
+    program = GLM(tiny_graph, max_steps=5, max_repairs=0)
+    ghost = {"code": 'print(NodeInfo("ghost"))'}
+    prediction, _ = run(program, [{"kind": "non_deterministic"}, reason(False, missing="m"), ghost,
+                                  reason(False, missing="m")])
+    assert agents(prediction) == ["classify", "reason", "act", "reason"]
+    assert prediction.error_category == RETRIEVAL_ERROR

@@ -27,7 +27,8 @@ def test_node_feature(nobel_graph):
 def test_node_feature_bad_input(nobel_graph):
     retriever = nobel_graph.retriever
     observation = retriever.node_feature("l6", "height")
-    assert "no feature 'height'" in observation and "birth_date" in observation
+    assert "no feature 'height'" in observation and "birth_date" in observation and "'birth_city'" in observation
+    assert "use NeighbourCheck('l6', 'prize')" in retriever.node_feature("l6", "prize")
     assert retriever.node_feature(["l6", "nope"], "name") == [
         "Marie Curie", "no node with id 'nope'; ids come from RetrieveNode(text) or NeighbourCheck"]
     assert "invalid node id" in retriever.node_feature(7, "name")

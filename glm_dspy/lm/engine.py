@@ -14,8 +14,8 @@ facts go to `engine.calls`, a bounded log of the latest calls (newest last) that
 
 import time
 from collections import deque
-from dataclasses import asdict, dataclass
 from collections.abc import Iterator
+from dataclasses import asdict, dataclass
 
 from dspy import lm15
 
@@ -104,6 +104,11 @@ class VllmEngine:
         """Stop the transport (an in-process engine is freed; shared by every LM built on it)."""
         self.transport.close()
 
+    def __deepcopy__(self, memo) -> "VllmEngine":
+        # An engine is a connection, not a parameter: DSPy deep-copies programs (optimizers,
+        # Module.deepcopy) and their LMs, and every copy must keep talking to the same vLLM engine.
+        return self
+
     def render(self, request: lm15.Request) -> RenderedPrompt:
         """The exact prompt a request would send (tokens + segments), without sending it."""
         return self.renderer.render(_chat_messages(request))
@@ -155,6 +160,9 @@ class AsyncVllmEngine:
 
     async def aclose(self) -> None:
         """Borrowed: the sync engine's owner closes the transport."""
+
+    def __deepcopy__(self, memo) -> "AsyncVllmEngine":
+        return self
 
 
 def _chat_messages(request: lm15.Request) -> list[dict[str, str]]:

@@ -127,7 +127,7 @@ class InprocessTransport:
                         break
                 for item in items:
                     if item == _STOP:
-                        self._fail_all(outboxes, lm15.ServerError("the in-process vLLM engine was closed"))
+                        self._fail_all(outboxes, lambda: lm15.ServerError("the in-process vLLM engine was closed"))
                         return
                     self._handle(engine, item, outboxes)
                 if engine.has_unfinished_requests():
@@ -136,9 +136,12 @@ class InprocessTransport:
         except BaseException as error:  # noqa: BLE001 - the engine is dead; tell every caller why
             logger.exception("in-process vLLM engine for %s died", self.model_path)
             self._error = error
-            self._fail_all(outboxes, self._dead_error())
+            self._fail_all(outboxes, self._dead_error)
         finally:
-            engine.engine_core.shutdown()
+            try:
+                engine.engine_core.shutdown()
+            except Exception:  # noqa: BLE001 - already failing or stopping; the cause is reported above
+                logger.warning("shutting down the vLLM engine for %s failed", self.model_path, exc_info=True)
 
     def _handle(self, engine, item, outboxes) -> None:
         from vllm.inputs import TokensPrompt
@@ -171,9 +174,11 @@ class InprocessTransport:
         outbox.put(Chunk(completion.text, completion.finish_reason or "stop", len(output.prompt_token_ids or ()),
                          output.num_cached_tokens or 0, num_output[0]))
 
-    def _fail_all(self, outboxes, error: BaseException) -> None:
+    @staticmethod
+    def _fail_all(outboxes, make_error) -> None:
+        """Fail every pending request, each with its own exception object (they are raised in different threads)."""
         for outbox, _ in outboxes.values():
-            outbox.put(error)
+            outbox.put(make_error())
         outboxes.clear()
 
     # -- helpers -----------------------------------------------------------------------------------

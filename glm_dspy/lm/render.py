@@ -27,6 +27,7 @@ from backends.vllm_priority.hints import Segment, Tier
 _FIELD_HEADER = "[[ ## {name} ## ]]"
 _NEXT_FIELD = "\n[[ ## "
 _OUTPUT_REMINDER = "\n\nRespond with "
+_MARKER = "\ue000glm-final-content\ue001"  # private-use characters: never in a real prompt
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,13 +68,14 @@ class PromptRenderer:
         assert messages, "no messages to render"
         text = self._template(messages, add_generation_prompt=True)
         content = messages[-1]["content"]
-        before = self._template(messages[:-1], add_generation_prompt=False) if len(messages) > 1 else ""
-        if not text.startswith(before):
-            raise ValueError("the chat template renders the earlier messages differently once a message follows; "
-                             "their tokens cannot be a stable cache prefix for this model")
-        content_start = text.find(content, len(before))
-        if content_start < 0:
-            raise ValueError("the chat template rewrote the final message's content; cannot locate its segments")
+        # Where the final content starts: render once more with a marker in its place. The text before
+        # the marker must not depend on the content, or the prefix would not be stable across calls.
+        marked = self._template([*messages[:-1], {**messages[-1], "content": _MARKER}], add_generation_prompt=True)
+        content_start = marked.find(_MARKER)
+        if content_start < 0 or marked[:content_start] != text[:content_start] or \
+                text[content_start:content_start + len(content)] != content:
+            raise ValueError("the chat template renders the text before the final message differently depending on "
+                             "its content (or rewrites the content); its tokens cannot be a stable cache prefix")
         cuts = [(0, Tier.PREFIX), *self._notebook_cuts(content, content_start)]
         pieces = [(start, cuts[i + 1][0] if i + 1 < len(cuts) else len(text), tier)
                   for i, (start, tier) in enumerate(cuts)]
@@ -96,14 +98,20 @@ class PromptRenderer:
         """Text offsets where segments start after the prefix: [variable] or [notebook][variable] or
         [variable][notebook][variable] (when other fields precede the notebook)."""
         header = self.notebook_header
-        at = 0 if content.startswith(header) else content.find("\n" + header)
-        if at < 0:
-            return [(offset, Tier.VARIABLE)]
-        at += 0 if at == 0 else 1
+        if content.startswith(header):
+            at = 0
+        else:
+            at = content.find("\n" + header)  # a header starts a line
+            if at < 0:
+                return [(offset, Tier.VARIABLE)]
+            at += 1
         value_start = at + len(header)
-        ends = [i + 1 for i in [content.find(_NEXT_FIELD, value_start)] if i >= 0]
-        ends += [i + 2 for i in [content.find(_OUTPUT_REMINDER, value_start)] if i >= 0]
-        end = min(ends, default=len(content))
+        ends = [len(content)]  # the "\n\n" after the value stays with the notebook (BPE merges "]\n\n")
+        if (next_field := content.find(_NEXT_FIELD, value_start)) >= 0:
+            ends.append(next_field + 1)
+        if (reminder := content.find(_OUTPUT_REMINDER, value_start)) >= 0:
+            ends.append(reminder + 2)
+        end = min(ends)
         cuts = [(offset + at, Tier.NOTEBOOK), (offset + end, Tier.VARIABLE)]
         return [(offset, Tier.VARIABLE), *cuts] if at > 0 else cuts
 

@@ -44,7 +44,6 @@ class ServerTransport:
             raise lm15.ConfigurationError(f"the vLLM server at {self.base_url} serves {len(models)} models "
                                           f"({[m['id'] for m in models]}); start it with exactly one --model")
         self.served_model = models[0]["id"]
-        self.max_model_len = models[0].get("max_model_len")
         if tokenizer is not None:
             self._check_tokenizer(tokenizer)
 

@@ -6,13 +6,17 @@
                             Reason(notebook, question) -> finished? answer : missing information
                             Act(missing information) -> run -> notebook += output
 
-A snippet that fails (an error, or nothing printed) goes back to Act with its code and
-error, at most `max_repairs` times (paper §6.1). A deterministic question whose snippet
+A snippet that fails (an error, nothing printed, or only graph-function observations such
+as "no node with id ...") goes back to Act with its code and error, at most `max_repairs`
+times (paper §6.1). Reason asking again for something that could not be found ends the
+loop (no progress) instead of spending the remaining steps. A deterministic question whose snippet
 still fails falls back to the notebook loop. Unparseable agent output is retried once
 (`call_agent`), then the query ends as "unexpected agent output".
 """
 
 from __future__ import annotations
+
+import uuid
 
 import dspy
 
@@ -22,6 +26,7 @@ from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.classify import ClassifyAgent
 from glm_dspy.modules.reason import ReasonAgent
 from glm_dspy.notebook import Notebook
+from glm_dspy.lm.query import query_context
 from glm_dspy.retriever import is_observation
 from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT, StepLog
 
@@ -54,7 +59,8 @@ class GLM(dspy.Module):
     def forward(self, question: str) -> dspy.Prediction:
         log = StepLog()
         notebook = Notebook()
-        with dspy.context(adapter=self.adapter):
+        query_id = uuid.uuid4().hex
+        with dspy.context(adapter=self.adapter), query_context(query_id):
             kind = self._classify(question, log)
             answer, category = None, None
             if kind == "deterministic":
@@ -63,7 +69,7 @@ class GLM(dspy.Module):
                     answer = output
             if answer is None and category != UNEXPECTED_OUTPUT:
                 answer, category = self._iterate(question, notebook, log)
-        return dspy.Prediction(answer=answer or "", kind=kind, notebook=notebook.text,
+        return dspy.Prediction(answer=answer or "", kind=kind, notebook=notebook.text, query_id=query_id,
                                steps=[s.as_dict() for s in log.steps], error_category=category,
                                num_calls=log.num_calls, prompt_tokens=log.prompt_tokens,
                                cached_tokens=log.cached_tokens, completion_tokens=log.completion_tokens)
@@ -76,7 +82,7 @@ class GLM(dspy.Module):
 
     def _iterate(self, question: str, notebook: Notebook, log: StepLog) -> tuple[str | None, str | None]:
         """The notebook loop; returns (answer, error category)."""
-        last_problem = None
+        last_problem, failed_requests = None, set()
         for _ in range(self.max_steps):
             prediction, step = call_agent("reason", self.reason, notebook=notebook.text, question=question)
             log.add(step)
@@ -85,10 +91,14 @@ class GLM(dspy.Module):
             if prediction.finished and prediction.answer.strip():
                 return prediction.answer.strip(), None
             request = prediction.missing_information.strip() or question
+            if request in failed_requests:  # asking again for what could not be found: no progress
+                return None, last_problem
             output, problem = self._act(request, log)
             if problem == UNEXPECTED_OUTPUT:
                 return None, UNEXPECTED_OUTPUT
-            last_problem = problem or last_problem
+            if problem is not None:
+                last_problem = problem
+                failed_requests.add(request)
             notebook.append(output if problem is None else f"(nothing found for: {request})")
         return None, last_problem if last_problem == RETRIEVAL_ERROR else STEP_LIMIT
 

@@ -1,0 +1,33 @@
+"""Print a GLM prediction for people: the answer, then every step with its cost."""
+
+from __future__ import annotations
+
+import dspy
+from rich.console import Console
+from rich.table import Table
+
+
+def steps_table(prediction: dspy.Prediction) -> Table:
+    table = Table(show_lines=True)
+    for column, justify in (("#", "right"), ("agent", "left"), ("prompt", "right"), ("cached", "right"),
+                            ("out", "right"), ("s", "right"), ("code / output / error", "left")):
+        table.add_column(column, justify=justify, overflow="fold")
+    for number, step in enumerate(prediction.steps, 1):
+        detail = []
+        if step["code"]:
+            detail.append(step["code"].strip())
+        if step["output"]:
+            output = step["output"]
+            detail.append("→ " + (output if len(output) <= 400 else output[:400] + " …"))
+        if step["error"]:
+            detail.append(f"[red]{step['error']}[/]")
+        table.add_row(str(number), step["agent"], str(step["prompt_tokens"]), str(step["cached_tokens"]),
+                      str(step["completion_tokens"]), f"{step['latency_s']:.1f}", "\n".join(detail))
+    return table
+
+
+def print_prediction(console: Console, prediction: dspy.Prediction) -> None:
+    console.print(steps_table(prediction))
+    console.print(f"{prediction.kind}, {prediction.num_calls} LLM calls, {prediction.prompt_tokens} prompt tokens "
+                  f"({prediction.cached_tokens} cached), {prediction.completion_tokens} generated"
+                  + (f", [red]{prediction.error_category}[/]" if prediction.error_category else ""))

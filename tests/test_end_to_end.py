@@ -1,0 +1,52 @@
+"""End to end with the real default model (Qwen2.5-Coder-0.5B) on the in-process engine.
+
+Slow (the engine starts in ~30-60 s, each answer takes seconds to a minute on 2 CPU cores):
+marked `slow`, run by `make test`, skipped with GLM_SKIP_SLOW=1.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+EASY_LOOKUPS = [
+    ("When was Marie Curie born?", "1867-11-07"),
+    ("When did Niels Bohr die?", "1962-11-18"),
+]
+
+
+@pytest.fixture(scope="module")
+def default_lm():
+    import glm_dspy
+
+    lm = glm_dspy.configure()
+    yield lm
+    import dspy
+
+    dspy.configure(lm=None)
+
+
+@pytest.mark.parametrize("question, expected", EASY_LOOKUPS)
+def test_easy_nobel_lookups(default_lm, nobel_graph, question, expected):
+    from glm_dspy.modules.glm import GLM
+
+    prediction = GLM(nobel_graph)(question=question)
+    assert expected.lower() in prediction.answer.lower(), prediction.steps
+    assert prediction.num_calls <= 4
+    assert all(step["prompt_tokens"] > 0 for step in prediction.steps)
+
+
+def test_quickstart_notebook_runs(nobel_db):
+    import nbformat
+    from nbclient import NotebookClient
+
+    path = Path(__file__).parent.parent / "notebooks" / "quickstart.ipynb"
+    notebook = nbformat.read(path, as_version=4)
+    os.environ["GLM_DB"] = str(nobel_db)
+    NotebookClient(notebook, timeout=600, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    answer_cell = notebook.cells[2]
+    text = answer_cell.outputs[-1]["data"]["text/plain"]
+    assert "1867-11-07" in text

