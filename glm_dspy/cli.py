@@ -74,7 +74,7 @@ def cmd_model_fetch(args) -> int:
 def cmd_demo(args) -> int:
     from glm_dspy.demo import run_demo
 
-    return run_demo(Path(args.db), console)
+    return run_demo(Path(args.db), console, retrieval_only=args.retrieval_only, model=args.model)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -109,14 +109,19 @@ def build_parser() -> argparse.ArgumentParser:
     fetch.add_argument("name", nargs="?", default=None, help="registered model name (default: the default model)")
     fetch.set_defaults(run=cmd_model_fetch)
 
-    demo = commands.add_parser("demo", help="show what GLM retrieves for sample Nobel questions")
+    demo = commands.add_parser("demo", help="answer sample Nobel questions with GLM, showing every step")
     demo.add_argument("--db", required=True, type=Path)
+    demo.add_argument("--model", default=None)
+    demo.add_argument("--retrieval-only", action="store_true", help="no LLM: show the graph functions at work")
     demo.set_defaults(run=cmd_demo)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    import os
+
+    os.environ.setdefault("VLLM_LOGGING_LEVEL", "ERROR")  # the steps table is the output; keep vLLM quiet
     if args.command == "model" and args.name is None:
         from glm_dspy.models import DEFAULT_MODEL
 

@@ -1,8 +1,9 @@
-"""The `make demo` job over the Nobel graph.
+"""The `make demo` job: GLM answers sample questions over the Nobel graph, showing its steps.
 
-Until the agents exist, the demo shows the retrieval half of GLM: for each sample
-question, the snippet an Act agent would write, run through the same sandboxed executor
-as `glm-dspy exec`, and the vertex chunks it brings back into the notebook.
+It starts the default local model on the in-process vLLM engine, then for each question
+prints the answer and every step (agent, code, output, tokens prompt/cached/generated,
+latency). `--retrieval-only` skips the LLM and shows what the graph functions return for
+the snippets an Act agent would write — the retrieval half of GLM, in seconds.
 """
 
 from __future__ import annotations
@@ -13,31 +14,54 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.syntax import Syntax
 
-SAMPLES = [
-    ("Where was Marie Curie born?",
-     'print(NodeInfo(RetrieveNode("Marie Curie")))'),
+QUESTIONS = [
+    "When was Marie Curie born?",
+    "How many Nobel prizes did Marie Curie win?",
+    "When did Niels Bohr die?",
+]
+
+RETRIEVAL_SNIPPETS = [
+    ("Where was Marie Curie born?", 'print(NodeInfo(RetrieveNode("Marie Curie")))'),
     ("Who were the laureates of the 1903 Nobel Prize in Physics?",
      'print(NodeInfo(RetrieveNode("Nobel Prize in Physics 1903")))'),
     ("Which of Niels Bohr's students also won a Nobel Prize?",
      'bohr = RetrieveNode("Niels Bohr")\n'
-     'print(NodeInfo(bohr))\n'
      'students = NeighbourCheck(bohr, "student")\n'
      'print([NodeFeature(s, "name") for s in students if s.startswith("l")])'),
 ]
 
 
-def run_demo(db_dir: Path, console: Console) -> int:
+def run_demo(db_dir: Path, console: Console, *, retrieval_only: bool = False, model: str | None = None) -> int:
     from glm_dspy.graph import open_graph
 
     with console.status(f"opening {db_dir}"):
         graph = open_graph(db_dir)
     with graph:
-        executor = graph.executor()
-        for number, (question, code) in enumerate(SAMPLES, 1):
+        if retrieval_only:
+            return _retrieval(graph, console)
+        from glm_dspy.configure import configure
+        from glm_dspy.modules.glm import GLM
+        from glm_dspy.report import print_prediction
+
+        with console.status("starting the local model on the in-process vLLM engine"):
+            configure(model)
+        program = GLM(graph)
+        for number, question in enumerate(QUESTIONS, 1):
             console.rule(f"[bold]Q{number}[/] {question}")
-            console.print(Syntax(code, "python", theme="ansi_dark"))
-            result = executor.run(code)
-            body = result.output.strip() if result.is_ok else f"[red]{result.error}[/]"
-            console.print(Panel(body, title=f"retrieved in {result.duration_s * 1000:.0f} ms "
-                                            f"({result.num_calls} graph calls)", expand=False))
+            with console.status("answering"):
+                prediction = program(question=question)
+            console.print(f"[bold green]answer:[/] {prediction.answer or '(none)'}")
+            print_prediction(console, prediction)
+    return 0
+
+
+def _retrieval(graph, console: Console) -> int:
+    executor = graph.executor()
+    for number, (question, code) in enumerate(RETRIEVAL_SNIPPETS, 1):
+        console.rule(f"[bold]Q{number}[/] {question}")
+        console.print(Syntax(code, "python", theme="ansi_dark"))
+        result = executor.run(code)
+        body = result.output.strip() if result.is_ok else f"[red]{result.error}[/]"
+        console.print(Panel(body, title=f"retrieved in {result.duration_s * 1000:.0f} ms "
+                                        f"({result.num_calls} graph calls)", expand=False))
     return 0
