@@ -50,8 +50,29 @@ class SentenceTransformerEmbedder:
         self._model.max_seq_length = max_seq_length
         self.dim = self._model.get_embedding_dimension()
         self.batch_size = batch_size
+        modules = list(self._model)
+        pooling = modules[1] if len(modules) == 3 else None
+        self._is_mean_pooled = (pooling is not None and type(modules[2]).__name__ == "Normalize"
+                                and (getattr(pooling, "pooling_mode", None) == "mean"  # sentence-transformers 5
+                                     or getattr(pooling, "pooling_mode_mean_tokens", False)))
+
+    def _encode_one(self, text: str) -> np.ndarray:
+        """One query, straight through the transformer: the same vector as `encode` (mean pooling,
+        L2 norm; checked in tests) without its batching machinery, ~3x faster for RetrieveNode."""
+        import torch
+
+        transformer = self._model[0]
+        with torch.inference_mode():
+            batch = transformer.tokenizer([text], return_tensors="pt", truncation=True,
+                                          max_length=transformer.max_seq_length)
+            hidden = transformer.auto_model(**batch).last_hidden_state
+            mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+            vector = torch.nn.functional.normalize((hidden * mask).sum(1) / mask.sum(1), dim=1)
+        return np.ascontiguousarray(vector.numpy(), dtype=np.float32)
 
     def encode(self, texts: list[str]) -> np.ndarray:
+        if len(texts) == 1 and self._is_mean_pooled:
+            return self._encode_one(texts[0])
         vectors = self._model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
                                      convert_to_numpy=True, show_progress_bar=False)
         return np.ascontiguousarray(vectors, dtype=np.float32)

@@ -59,3 +59,13 @@ def test_node_info_several_ids_one_query(nobel_graph, monkeypatch):
     lines = text.split("\n")
     assert lines[0].startswith("[Node:l6 ") and lines[2].startswith("no node with id 'ghost'")
     assert lines[3].startswith("[Node:l5 ")
+
+
+def test_single_query_fast_path_matches_batch_encoding(embedder):
+    import numpy as np
+
+    assert embedder._is_mean_pooled  # the fast path is taken for MiniLM
+    texts = ["Marie Curie", "Nobel Prize in Physics 1903", "a much longer text about the history of physics"]
+    batch = embedder.encode(texts + ["pad"])[:3]
+    single = np.concatenate([embedder.encode([t]) for t in texts])
+    assert np.allclose(batch, single, atol=1e-5)
