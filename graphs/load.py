@@ -19,6 +19,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,9 +45,13 @@ class LoadReport:
 
 def load_graph(
     graph: GraphData, db_dir: Path | str, *, name: str = "graph", overwrite: bool = False, progress: bool = False,
-    num_neighbours: int = DEFAULT_K,
+    num_neighbours: int = DEFAULT_K, finish: Callable[[Path], None] | None = None,
 ) -> LoadReport:
-    """Build a Kuzu database for `graph` at `db_dir` (must not exist unless `overwrite`)."""
+    """Build a Kuzu database for `graph` at `db_dir` (must not exist unless `overwrite`).
+
+    `finish(build_dir)` may add files (the RetrieveNode index) before the directory is moved
+    into place: if it fails, an existing database at `db_dir` is left untouched.
+    """
     started = time.perf_counter()
     db_dir = Path(db_dir)
     if db_dir.exists() and any(db_dir.iterdir()) and not overwrite:
@@ -71,6 +76,8 @@ def load_graph(
         IdIndex.build({t: n.table.column("id").to_pylist() for t, n in graph.nodes.items()}).save(
             build_dir / ID_INDEX_FILE
         )
+        if finish is not None:
+            finish(build_dir)
         if db_dir.exists():
             old = db_dir.with_name(f".{db_dir.name}.old")
             shutil.rmtree(old, ignore_errors=True)

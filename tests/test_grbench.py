@@ -105,3 +105,16 @@ def test_malformed_question_line(tmp_path):
     path.write_text('{"qid": "1", "question": "q", "answer": "a"}\n{"qid": 2}\n')
     with pytest.raises(GraphFormatError, match="q.jsonl:2"):
         read_questions(path)
+
+
+def test_failed_rebuild_keeps_the_old_database(tmp_path):
+    graph = read_graph_json(FIXTURES / "grbench_tiny.json")
+    load_graph(graph, tmp_path / "db")
+
+    def broken_finish(build_dir):
+        raise RuntimeError("index build failed")
+
+    with pytest.raises(RuntimeError, match="index build failed"):
+        load_graph(graph, tmp_path / "db", overwrite=True, finish=broken_finish)
+    assert GraphStore.open(tmp_path / "db").query("MATCH (n:author) RETURN count(*) AS c") == [{"c": 3}]
+    assert [p.name for p in tmp_path.iterdir()] == ["db"]  # no build leftovers
