@@ -14,9 +14,11 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.syntax import Syntax
 
+# The first is issue 3's acceptance question; the default 0.5B model does not answer it yet
+# (README, "Status"). The others it answers.
 QUESTIONS = [
+    "In which year did Marie Curie receive the Nobel Prize in Physics?",
     "When was Marie Curie born?",
-    "How many Nobel prizes did Marie Curie win?",
     "When did Niels Bohr die?",
 ]
 
