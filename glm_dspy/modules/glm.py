@@ -20,6 +20,7 @@ import uuid
 
 import dspy
 
+from glm_dspy.adapter import GLMAdapter
 from glm_dspy.function_docs import graph_context
 from glm_dspy.modules.act import ActAgent
 from glm_dspy.modules.calls import call_agent
@@ -46,8 +47,9 @@ class GLM(dspy.Module):
         self.max_repairs = max_repairs
         self.graph = graph
         self.executor = executor
-        # ChatAdapter without the JSON fallback: the prompt layout must not change on a parse error
-        self.adapter = dspy.ChatAdapter(use_json_adapter_fallback=False)
+        # ChatAdapter without the JSON fallback (the prompt layout must not change on a parse
+        # error) and with lenient bool fields (glm_dspy/adapter.py)
+        self.adapter = GLMAdapter()
 
     def _executor(self):
         if self.executor is None:

@@ -1,0 +1,55 @@
+"""The adapter every GLM agent runs under: DSPy's ChatAdapter, made steady for small models.
+
+* No JSONAdapter fallback: a parse error must not change the prompt layout (the cached prefix).
+* A bool output field whose text is not a boolean — small models copy the format reminder
+  ("# note: the value you produce must be True or False") into it — is read leniently: a
+  yes/true or no/false word decides; with neither, the field is True when the signature's
+  `answer` field is non-empty (for Reason: an answer means finished). Everything else
+  parses exactly as ChatAdapter does.
+"""
+
+from __future__ import annotations
+
+import re
+
+import dspy
+from dspy.utils.exceptions import AdapterParseError
+
+_HEADER = re.compile(r"\[\[ ## (\w+) ## \]\]")
+
+
+def _sections(completion: str) -> list[tuple[str | None, str]]:
+    """(field, text) in order, as ChatAdapter splits them (text before the first header: None)."""
+    parts, names = _HEADER.split(completion)[::2], _HEADER.findall(completion)
+    return [(None, parts[0])] + list(zip(names, parts[1:]))
+
+
+def _as_bool_text(text: str, fallback: bool) -> str:
+    text = re.sub(r"must be true or false", " ", text.lower())  # the copied format reminder says nothing
+    words = re.findall(r"[a-z]+", text)
+    for word in words:
+        if word in ("true", "yes"):
+            return "True"
+        if word in ("false", "no"):
+            return "False"
+    return str(fallback)
+
+
+class GLMAdapter(dspy.ChatAdapter):
+    def __init__(self):
+        super().__init__(use_json_adapter_fallback=False)
+
+    def parse(self, signature, completion: str) -> dict:
+        try:
+            return super().parse(signature, completion)
+        except AdapterParseError:
+            bool_fields = {n for n, f in signature.output_fields.items() if f.annotation is bool}
+            if not bool_fields:
+                raise
+        sections = _sections(completion)
+        answer = next((text.strip() for name, text in sections if name == "answer"), "")
+        rewritten = "".join(
+            text if name is None else
+            f"[[ ## {name} ## ]]\n" + (_as_bool_text(text, bool(answer)) + "\n\n" if name in bool_fields else text)
+            for name, text in sections)
+        return super().parse(signature, rewritten)
