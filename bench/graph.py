@@ -98,7 +98,7 @@ def node_vectors(texts: list[str], embedder, cache_key: str) -> np.ndarray:
     return vectors
 
 
-def bench_retrieve_node(db_dir: Path, num_nodes: int, seed: int, num_queries: int, force_ivf: bool, rng) -> dict:
+def bench_retrieve_node(num_nodes: int, seed: int, num_queries: int, force_ivf: bool, rng) -> dict:
     import faiss
 
     from graphs.datasets import node_texts
@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
         from graphs.node_index import EXACT_LIMIT
 
         # below EXACT_LIMIT `glm-dspy build` would pick exact search; force IVF so recall means something
-        retrieve = bench_retrieve_node(db_dir, retrieve_nodes, args.seed, args.queries,
+        retrieve = bench_retrieve_node(retrieve_nodes, args.seed, args.queries,
                                        retrieve_nodes <= EXACT_LIMIT, rng)
 
     print(f"\ngraph bench: synthetic {load['num_nodes']:,} nodes / {load['num_edges']:,} edges, "

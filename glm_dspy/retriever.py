@@ -9,6 +9,7 @@ These are the only API the Act agent's snippets see. Contract, for every functio
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from typing import Any, Callable
@@ -138,8 +139,6 @@ class Retriever:
             branches.append(f"MATCH (n:{identifier(type_name)} {{id: {string_literal(node_id)}}}) "
                             f"RETURN {pos} AS pos, to_json(n.{identifier(feature)}) AS value")
         if branches:
-            import json
-
             for row in self.store.query(" UNION ALL ".join(branches)):
                 values[row["pos"]] = json.loads(row["value"]) if row["value"] is not None else None
         return values if isinstance(ids, list) else values[0]

@@ -15,6 +15,7 @@ where a reader would open it, and an existing database is never overwritten in p
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 import tempfile
@@ -120,8 +121,6 @@ def _copy_into_kuzu(graph: GraphData, schema: GraphSchema, build_dir: Path, prog
 
 def _kuzu_ready(table: pa.Table, features: dict[str, str]) -> pa.Table:
     """Cast columns Kuzu would not read as declared (odd types become JSON text)."""
-    import json
-
     columns = {"id": table.column("id").cast(pa.string())}
     for feature, kuzu_type in features.items():
         column = table.column(feature)

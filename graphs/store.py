@@ -20,7 +20,7 @@ import kuzu
 
 from graphs.id_index import IdIndex
 from graphs.literal import identifier, string_literal
-from graphs.schema import RESERVED_COLUMNS, GraphSchema, node_info_query
+from graphs.schema import REL_PREFIX, RESERVED_COLUMNS, GraphSchema, node_info_query
 from graphs.top_neighbours import NBRS, parse_neighbours
 
 DB_FILE = "graph.kuzu"
@@ -153,6 +153,4 @@ def _record(raw: dict[str, Any]) -> NodeRecord:
 
 
 def _relation(rel_table_name: str) -> str:
-    from graphs.schema import REL_PREFIX
-
     return rel_table_name[len(REL_PREFIX):] if rel_table_name.startswith(REL_PREFIX) else rel_table_name
