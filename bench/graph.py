@@ -77,6 +77,11 @@ def sample_nodes(store, num: int, rng) -> list[tuple[str, str]]:
 
 
 def node_vectors(texts: list[str], embedder, cache_key: str) -> np.ndarray:
+    """Every node text's embedding, cached under the user cache dir.
+
+    Embedding 1M texts on 2 CPU cores takes about an hour, so the work is saved chunk by chunk
+    (`<key>.parts/`): an interrupted run resumes where it stopped.
+    """
     from platformdirs import user_cache_dir
 
     cache = Path(os.environ.get("GLM_DSPY_CACHE", user_cache_dir("glm-dspy"))) / "bench" / f"{cache_key}.npy"
@@ -86,30 +91,47 @@ def node_vectors(texts: list[str], embedder, cache_key: str) -> np.ndarray:
             return vectors
     from rich.progress import Progress
 
+    parts = cache.with_suffix(".parts")
+    parts.mkdir(parents=True, exist_ok=True)
+    chunk = 8192
     chunks = []
-    with Progress(transient=True) as bar:
+    with Progress() as bar:
         task = bar.add_task(f"embedding {len(texts):,} node texts", total=len(texts))
-        for start in range(0, len(texts), 8192):
-            chunks.append(embedder.encode(texts[start:start + 8192]))
+        for start in range(0, len(texts), chunk):
+            part = parts / f"{start:09d}.npy"
+            if part.exists():
+                chunks.append(np.load(part))
+            else:
+                chunks.append(embedder.encode(texts[start:start + chunk]))
+                np.save(part.with_suffix(".tmp.npy"), chunks[-1])
+                part.with_suffix(".tmp.npy").rename(part)
             bar.advance(task, len(chunks[-1]))
     vectors = np.concatenate(chunks)
-    cache.parent.mkdir(parents=True, exist_ok=True)
     np.save(cache, vectors)
+    for part in parts.iterdir():
+        part.unlink()
+    parts.rmdir()
     return vectors
 
 
-def bench_retrieve_node(num_nodes: int, seed: int, num_queries: int, force_ivf: bool, rng) -> dict:
-    import faiss
-
+def embed_nodes(num_nodes: int, seed: int):
     from graphs.datasets import node_texts
-    from graphs.node_index import EXACT_LIMIT, IndexInfo, NodeIndex, SentenceTransformerEmbedder, build_faiss
+    from graphs.node_index import SentenceTransformerEmbedder
     from graphs.synthetic import generate
 
     embedder = SentenceTransformerEmbedder()
     pairs = list(node_texts(generate(num_nodes, seed=seed)))
     ids = np.array([i for i, _ in pairs])
     texts = [t for _, t in pairs]
-    vectors = node_vectors(texts, embedder, f"synthetic-{num_nodes}-{seed}-{embedder.name}")
+    return embedder, ids, texts, node_vectors(texts, embedder, f"synthetic-{num_nodes}-{seed}-{embedder.name}")
+
+
+def bench_retrieve_node(num_nodes: int, seed: int, num_queries: int, force_ivf: bool, rng) -> dict:
+    import faiss
+
+    from graphs.node_index import EXACT_LIMIT, IndexInfo, NodeIndex, build_faiss
+
+    embedder, ids, texts, vectors = embed_nodes(num_nodes, seed)
     exact_limit = num_nodes // 10 if force_ivf else EXACT_LIMIT
     started = time.perf_counter()
     approximate, kind = build_faiss(vectors, exact_limit=exact_limit)
@@ -139,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="graph size for the RetrieveNode arm (default: --nodes); embedding every node "
                              "text on 2 CPU cores takes ~1 h at 1M nodes")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--embed-only", action="store_true",
+                        help="only compute and cache the RetrieveNode arm's node embeddings (resumable)")
     parser.add_argument("--child-load", nargs=2, metavar=("NODES", "DB"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child_load:
@@ -146,6 +170,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     num_nodes = args.nodes or (50_000 if args.quick else 1_000_000)
     rng = np.random.default_rng(args.seed)
+    if args.embed_only:
+        embed_nodes(args.retrieve_nodes or num_nodes, args.seed)
+        return 0
 
     from glm_dspy.retriever import Retriever
     from graphs.store import GraphStore

@@ -1,6 +1,9 @@
 """The adapter every GLM agent runs under: DSPy's ChatAdapter, made steady for small models.
 
 * No JSONAdapter fallback: a parse error must not change the prompt layout (the cached prefix).
+* The field-structure template shows bare placeholders (`{answer}`), without ChatAdapter's
+  "# note: the value you produce must be ..." comments: a 0.5B model copies those comments
+  into its answer instead of answering. The type rules stay in the per-call format reminder.
 * A bool output field whose text is not a boolean — small models copy the format reminder
   ("# note: the value you produce must be True or False") into it — is read leniently: a
   yes/true or no/false word decides; with neither, the field is True when the signature's
@@ -38,6 +41,15 @@ def _as_bool_text(text: str, fallback: bool) -> str:
 class GLMAdapter(dspy.ChatAdapter):
     def __init__(self):
         super().__init__(use_json_adapter_fallback=False)
+
+    def format_field_structure(self, signature) -> str:
+        def placeholders(fields) -> str:
+            return "\n\n".join(f"[[ ## {name} ## ]]\n{{{name}}}" for name in fields)
+
+        return "\n\n".join([
+            "All interactions will be structured in the following way, with the appropriate values filled in.",
+            placeholders(signature.input_fields), placeholders(signature.output_fields), "[[ ## completed ## ]]",
+        ])
 
     def parse(self, signature, completion: str) -> dict:
         try:

@@ -7,7 +7,7 @@ with bootstrapped ones. Node ids and chunks follow the real Nobel and synthetic 
 import dspy
 
 CLASSIFY_DEMOS = [
-    dspy.Example(question="When was Marie Curie born?", kind="deterministic").with_inputs("question"),
+    dspy.Example(question="When was Max Planck born?", kind="deterministic").with_inputs("question"),
     dspy.Example(question="Who are the co-authors of Ada Lovelace on \"Notes on the Analytical Engine\"?",
                  kind="deterministic").with_inputs("question"),
     dspy.Example(question="How many students did Niels Bohr mentor?", kind="deterministic").with_inputs("question"),
@@ -17,44 +17,62 @@ CLASSIFY_DEMOS = [
                  kind="non_deterministic").with_inputs("question"),
 ]
 
-_CURIE_CHUNK = (
-    "[Node:l6 {birth_date:1867-11-07, death_date:1934-07-04, family_name:Curie, gender:female, "
-    "given_name:Marie, name:Marie Curie, type:laureate}]\n"
-    "[neighbours:(l12:mentor {name:Gabriel Lippmann}),(inst_sorbonne_university_paris:institution "
-    "{name:Sorbonne University}),(l194:student {name:Irène Joliot-Curie}),(prize_physics_1903:prize "
-    "{name:Nobel Prize in Physics 1903}),(city_warsaw_poland:birth_city {name:Warsaw}),"
-    "(prize_chemistry_1911:prize {name:Nobel Prize in Chemistry 1911})]"
+# Linus Pauling's real chunk (glm-dspy build nobel, k=10) without the long motivation feature.
+_PAULING_CHUNK = (
+    "[Node:l217 {birth_date:1901-02-28, death_date:1994-08-19, family_name:Pauling, full_name:Linus Carl "
+    "Pauling, gender:male, given_name:Linus, name:Linus Pauling, type:laureate}]\n"
+    "[neighbours:(l27:mentor {name:Niels Bohr}),(inst_california_institute_of_technology_caltech_pasadena_ca:"
+    "institution {name:California Institute of Technology (Caltech)}),(l212:student {name:Edwin M. McMillan}),"
+    "(city_portland_or_usa:birth_city {name:Portland, OR}),(prize_chemistry_1954:prize {name:Nobel Prize in "
+    "Chemistry 1954}),(s1647:mentor {name:Arnold Sommerfeld}),(l249:student {name:William Lipscomb}),"
+    "(prize_peace_1962:prize {name:Nobel Prize in Peace 1962}),(l39:mentor {name:Erwin Schrödinger}),"
+    "(l410:student {name:D. Carleton Gajdusek})]"
 )
 
 REASON_DEMOS = [
     dspy.Example(
         notebook="",
-        question="Which prizes did the mentor of Irène Joliot-Curie win?",
+        question="In which year did Linus Pauling receive the Nobel Peace Prize?",
         finished=False, answer="",
-        missing_information="the mentor of Irène Joliot-Curie and the prizes that mentor won",
+        missing_information="everything about Linus Pauling",
     ).with_inputs("notebook", "question"),
     dspy.Example(
-        notebook=_CURIE_CHUNK,
-        question="Which prizes did the mentor of Irène Joliot-Curie win?",
-        finished=True, answer="Nobel Prize in Physics 1903, Nobel Prize in Chemistry 1911",
-        missing_information="",
+        notebook=_PAULING_CHUNK,
+        question="In which year did Linus Pauling receive the Nobel Peace Prize?",
+        finished=True, answer="1962", missing_information="",
     ).with_inputs("notebook", "question"),
     dspy.Example(
-        notebook=_CURIE_CHUNK,
-        question="In which country was Marie Curie's mentor born?",
+        notebook=_PAULING_CHUNK,
+        question="In which country is the institution of Linus Pauling?",
         finished=False, answer="",
-        missing_information="the birth country of Gabriel Lippmann (node l12)",
+        missing_information="the country of California Institute of Technology (Caltech) "
+                            "(node inst_california_institute_of_technology_caltech_pasadena_ca)",
+    ).with_inputs("notebook", "question"),
+    dspy.Example(
+        notebook=_PAULING_CHUNK,
+        question="Which Nobel Prizes did Linus Pauling receive?",
+        finished=True, answer="Nobel Prize in Chemistry 1954, Nobel Prize in Peace 1962", missing_information="",
     ).with_inputs("notebook", "question"),
 ]
 
 ACT_DEMOS = [
     dspy.Example(
-        request="the birth date of Marie Curie", previous_code="", error="",
-        code='curie = RetrieveNode("Marie Curie")\nprint(NodeFeature(curie, "birth_date"))',
+        request="the birth date of Max Planck", previous_code="", error="",
+        code='planck = RetrieveNode("Max Planck")\nprint(NodeFeature(planck, "birth_date"))',
     ).with_inputs("request", "previous_code", "error"),
     dspy.Example(
         request="the prizes won by Niels Bohr", previous_code="", error="",
         code='bohr = RetrieveNode("Niels Bohr")\nprint(", ".join(NodeFeature(NeighbourCheck(bohr, "prize"), "name")))',
+    ).with_inputs("request", "previous_code", "error"),
+    dspy.Example(
+        request="In which year did Linus Pauling receive the Nobel Prize in Chemistry?", previous_code="", error="",
+        code=('pauling = RetrieveNode("Linus Pauling")\nfor prize in NeighbourCheck(pauling, "prize"):\n'
+              '    if NodeFeature(prize, "category") == "Chemistry":\n        print(NodeFeature(prize, "year"))'),
+    ).with_inputs("request", "previous_code", "error"),
+    dspy.Example(
+        request="Who received the Nobel Prize in Physics 1921?", previous_code="", error="",
+        code=('prize = RetrieveNode("Nobel Prize in Physics 1921")\n'
+              'print(", ".join(NodeFeature(NeighbourCheck(prize, "laureate"), "name")))'),
     ).with_inputs("request", "previous_code", "error"),
     dspy.Example(
         request="the co-authors of Ada Lovelace", previous_code="", error="",
@@ -63,8 +81,8 @@ ACT_DEMOS = [
               '            names.add(NodeFeature(author, "name"))\nprint(", ".join(sorted(names)))'),
     ).with_inputs("request", "previous_code", "error"),
     dspy.Example(
-        request="everything about the mentor of Irène Joliot-Curie", previous_code="", error="",
-        code='irene = RetrieveNode("Irène Joliot-Curie")\nprint(NodeInfo(NeighbourCheck(irene, "mentor")))',
+        request="everything about the institution of Linus Pauling", previous_code="", error="",
+        code='pauling = RetrieveNode("Linus Pauling")\nprint(NodeInfo(NeighbourCheck(pauling, "institution")))',
     ).with_inputs("request", "previous_code", "error"),
     dspy.Example(
         request="how many students Niels Bohr had",

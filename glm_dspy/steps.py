@@ -13,7 +13,7 @@ ERROR_CATEGORIES = (UNEXPECTED_OUTPUT, RETRIEVAL_ERROR, CODE_ERROR, STEP_LIMIT) 
 
 @dataclass(slots=True)
 class Step:
-    agent: str  # "classify" | "reason" | "act"
+    agent: str  # "classify" | "reason" | "act" | "graph" (a snippet GLM ran itself, no LLM call)
     prompt_tokens: int = 0
     cached_tokens: int = 0
     completion_tokens: int = 0
@@ -24,7 +24,7 @@ class Step:
     error: str | None = None
 
     def __post_init__(self):
-        assert self.agent in ("classify", "reason", "act"), self.agent
+        assert self.agent in ("classify", "reason", "act", "graph"), self.agent
         assert self.cached_tokens <= self.prompt_tokens or self.prompt_tokens == 0
 
     def as_dict(self) -> dict:

@@ -136,25 +136,28 @@ def rel_table(relation: str) -> str:
     return REL_PREFIX + relation
 
 
-def node_info_query(items: list[tuple[str, str]], k: int) -> str:
-    """The NodeInfo view: for each (node type, id), the node and its top-`k` neighbours.
+def node_info_query(items: list[tuple[str, str, list[str]]], k: int) -> str:
+    """The NodeInfo view's Cypher half: for each (node type, id, its relations), the node and,
+    per relation, its top-`k` neighbours by degree descending then id.
 
-    Kuzu 0.11.3 has no CREATE VIEW and crashes on macros with subqueries, so the view is this
-    one named query. Each id is its own UNION ALL branch so that it is a primary-key lookup
+    `graphs.store.merge_neighbours` then takes them round-robin over the relations (the
+    view's other half; Kuzu has no per-group rank to do it in the query). Kuzu 0.11.3 has no
+    CREATE VIEW and crashes on macros with subqueries, so the view is this one named query.
+    Each (id, relation) is its own UNION ALL branch so that it is a primary-key lookup
     (`MATCH (n:T {id: <literal>})`; an unlabelled or `IN [...]` match is a full scan), and all
-    ids go in one round trip. Neighbours come ordered by degree descending, then id, then
-    relation — a total order, so the same vertex always yields the same rows. The loader
-    materializes this order (graphs.top_neighbours); this query is its definition and the
-    fallback for a k beyond the materialized K. Rows: pos, node, rel, neighbour
-    (node and neighbour as JSON text; rel/neighbour null when the node has no edges).
+    ids go in one round trip. The loader materializes the view (graphs.top_neighbours); this
+    is its definition and the fallback for a k beyond the materialized K. Rows: pos, node,
+    rel, neighbour (node and neighbour as JSON text; rel/neighbour null where there are none).
     """
     assert items and k >= 0
     branches = []
-    for pos, (type_name, node_id) in enumerate(items):
-        branches.append(
-            f"MATCH (n:{identifier(type_name)} {{id: {string_literal(node_id)}}}) "
-            f"OPTIONAL MATCH (n)-[r]->(m) "
-            f"WITH n, r, m ORDER BY m.{DEGREE} DESC, m.id ASC, label(r) ASC LIMIT {max(k, 1)} "
-            f"RETURN {pos} AS pos, to_json(n) AS node, label(r) AS rel, to_json(m) AS neighbour"
-        )
+    for pos, (type_name, node_id, relations) in enumerate(items):
+        match = f"MATCH (n:{identifier(type_name)} {{id: {string_literal(node_id)}}}) "
+        for relation in relations or [None]:
+            edge = f"[r:{identifier(rel_table(relation))}]" if relation else "[r]"
+            branches.append(
+                f"{match}OPTIONAL MATCH (n)-{edge}->(m) "
+                f"WITH n, r, m ORDER BY m.{DEGREE} DESC, m.id ASC LIMIT {max(k, 1)} "
+                f"RETURN {pos} AS pos, to_json(n) AS node, label(r) AS rel, to_json(m) AS neighbour"
+            )
     return " UNION ALL ".join(branches)

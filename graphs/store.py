@@ -20,8 +20,10 @@ import kuzu
 
 from graphs.id_index import IdIndex
 from graphs.literal import identifier, string_literal
-from graphs.schema import REL_PREFIX, RESERVED_COLUMNS, GraphSchema, node_info_query
+from graphs.schema import DEGREE, REL_PREFIX, RESERVED_COLUMNS, GraphSchema, node_info_query
 from graphs.top_neighbours import NBRS, parse_neighbours
+
+LIVE_BRANCHES = 128
 
 DB_FILE = "graph.kuzu"
 META_FILE = "meta.json"
@@ -109,7 +111,7 @@ class GraphStore:
         """The nodes at `typed_ids` ((type, id) pairs) with their top-`k` neighbours, in one query.
 
         Result i is None when node i does not exist. Neighbours follow the NodeInfo view's
-        order (degree descending, then id, then relation): read from the lists materialized
+        order (round-robin over relations, graphs/top_neighbours.py): read from the lists materialized
         at load when k <= the materialized K, else computed by the view itself.
         """
         if not typed_ids:
@@ -133,18 +135,47 @@ class GraphStore:
         return {feature: str(text)} if feature and text is not None and str(text).strip() else {}
 
     def nodes_live(self, typed_ids: list[tuple[str, str]], *, k: int) -> list[NodeRecord | None]:
-        """As `nodes`, evaluating the NodeInfo view in Kuzu (the definition of the lists)."""
+        """As `nodes`, evaluating the NodeInfo view in Kuzu (the definition of the lists).
+
+        One query per `LIVE_BRANCHES` (id, relation) branches: a few hundred UNION ALL
+        branches exhaust Kuzu's buffer pool."""
         records: list[NodeRecord | None] = [None] * len(typed_ids)
-        for row in self.query(node_info_query(typed_ids, k)):
-            pos = row["pos"]
-            if records[pos] is None:
-                records[pos] = _record(json.loads(row["node"]))
-            if k and row["neighbour"] is not None:
-                neighbour = _record(json.loads(row["neighbour"]))
-                text = neighbour.features.get(self.schema.node_types[neighbour.type].text_feature)
-                neighbour.features = self._label(neighbour.type, text)
-                records[pos].neighbours.append((_relation(row["rel"]), neighbour))
+        candidates: list[list[tuple[str, int, NodeRecord]]] = [[] for _ in typed_ids]
+        batch: list[tuple[int, str, str, list[str]]] = []
+        for pos, (type_name, node_id) in enumerate(typed_ids):
+            batch.append((pos, type_name, node_id, self.schema.neighbour_types(type_name)))
+            if pos == len(typed_ids) - 1 or sum(max(len(item[3]), 1) for item in batch) >= LIVE_BRANCHES:
+                rows = self.query(node_info_query([item[1:] for item in batch], k))
+                for row in rows:
+                    pos_in_all = batch[row["pos"]][0]
+                    if records[pos_in_all] is None:
+                        records[pos_in_all] = _record(json.loads(row["node"]))
+                    if k and row["neighbour"] is not None:
+                        raw = json.loads(row["neighbour"])
+                        neighbour = _record(raw)
+                        text = neighbour.features.get(self.schema.node_types[neighbour.type].text_feature)
+                        neighbour.features = self._label(neighbour.type, text)
+                        candidates[pos_in_all].append((_relation(row["rel"]), raw[DEGREE], neighbour))
+                batch = []
+        for record, found in zip(records, candidates):
+            if record is not None:
+                record.neighbours = merge_neighbours(found, k)
         return records
+
+
+def merge_neighbours(found: list[tuple[str, int, NodeRecord]], k: int) -> list[tuple[str, NodeRecord]]:
+    """The view's round-robin over (relation, degree, neighbour) rows: rank each neighbour
+    within its relation by (degree descending, id), then order all by (rank, degree
+    descending, id, relation); the first `k`."""
+    def by_degree_then_id(row):
+        return -row[1], row[2].id.encode()
+
+    ranked, seen = [], {}
+    for relation, degree, neighbour in sorted(found, key=lambda row: (row[0], *by_degree_then_id(row))):
+        rank = seen[relation] = seen.get(relation, -1) + 1
+        ranked.append((rank, -degree, neighbour.id.encode(), relation, neighbour))
+    ranked.sort(key=lambda row: row[:4])
+    return [(relation, neighbour) for _, _, _, relation, neighbour in ranked[:k]]
 
 
 def _record(raw: dict[str, Any]) -> NodeRecord:

@@ -3,8 +3,12 @@
 Everything works on integer node codes — the rank of each id in byte order, so comparing
 codes compares ids exactly as Kuzu's `ORDER BY m.id` does — never on strings per row.
 
-The NodeInfo view (`graphs.schema.node_info_query`) is the definition of a node's top-K
-neighbours: neighbour degree descending, then neighbour id, then relation. Evaluated live in
+The NodeInfo view (`graphs.schema.node_info_query` + `graphs.store.merge_neighbours`) is the
+definition of a node's top-K neighbours, taken round-robin over its relations so that every
+kind of neighbour shows: each relation's best neighbour first, then each one's second best, and
+so on; "best" is degree descending then id, and each round is ordered the same way (degree
+descending, id, relation). Without the round-robin a laureate's two prizes (degree ~2) never
+make the top 10 behind mentors and students with dozens of edges. Evaluated live in
 Kuzu 0.11.3 it costs ~4-10 ms per node (neighbours' string ids are spread over many storage
 morsels), so it is computed here once and stored in one string column per node table:
     glm_nbrs = records joined by RECORD_SEP, each `relation FIELD_SEP id FIELD_SEP type FIELD_SEP text`
@@ -104,23 +108,39 @@ def _sorted_unique(keys: np.ndarray) -> np.ndarray:
     return keys[np.r_[True, keys[1:] != keys[:-1]]] if len(keys) else keys
 
 
-def _view_order(src, dst, rel, degrees, num_nodes) -> np.ndarray:
-    """Edge order of the view: by src, then dst degree descending, then dst id, then relation.
+def _view_order(src, dst, rel, degrees, num_nodes, k) -> np.ndarray:
+    """The edges of each node's top `k`, in view order: by src, then round-robin rank within
+    the (src, relation) group, then dst degree descending, dst id, relation.
 
-    Packed into one int64 sort key when the bits fit (1M nodes: 20+16+20+3 bits), which is
-    ~5x faster than a four-key lexsort; else the lexsort.
+    Two sorts: one ranks each edge within its (src, relation) group; only ranks < k can reach
+    a node's top k, so the second sort runs on those alone. Each packs its keys into one
+    int64 when the bits fit (1M nodes: 20+3+16+20 bits), ~5x faster than a lexsort.
     """
     node_bits = max(int(num_nodes - 1).bit_length(), 1)
     max_degree = int(degrees.max()) if len(degrees) else 0
     degree_bits = max(max_degree.bit_length(), 1)
     rel_bits = max(int(rel.max()).bit_length(), 1) if len(rel) else 1
-    if 2 * node_bits + degree_bits + rel_bits > 63:
-        return np.lexsort((rel, dst, -degrees[dst], src))  # the last key is the primary one
-    key = src.astype(np.int64)
-    key = (key << degree_bits) | (max_degree - degrees[dst])
-    key = (key << node_bits) | dst
-    key = (key << rel_bits) | rel.astype(np.int64)
-    return np.argsort(key, kind="stable")
+    inverse_degree = max_degree - degrees[dst]
+    if 2 * node_bits + degree_bits + rel_bits <= 63:
+        key = ((((src.astype(np.int64) << rel_bits) | rel) << degree_bits | inverse_degree) << node_bits) | dst
+        by_group = np.argsort(key, kind="stable")
+    else:
+        by_group = np.lexsort((dst, inverse_degree, rel, src))  # the last key is the primary one
+    group = src[by_group].astype(np.int64) * (1 << rel_bits) + rel[by_group]
+    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]]) if len(group) else np.zeros(0, np.int64)
+    rank = np.empty(len(src), np.int64)
+    rank[by_group] = np.arange(len(group)) - np.repeat(starts, np.diff(np.r_[starts, len(group)]))
+    candidates = np.flatnonzero(rank < k)
+    src, dst, rel, rank = src[candidates], dst[candidates], rel[candidates], rank[candidates]
+    inverse_degree = inverse_degree[candidates]
+    rank_bits = max(int(k - 1).bit_length(), 1)
+    if 2 * node_bits + rank_bits + degree_bits + rel_bits <= 63:
+        key = src.astype(np.int64) << rank_bits | rank
+        key = ((((key << degree_bits) | inverse_degree) << node_bits | dst) << rel_bits) | rel
+        order = np.argsort(key, kind="stable")
+    else:
+        order = np.lexsort((rel, dst, inverse_degree, rank, src))
+    return candidates[order]
 
 
 def _texts(nodes: NodeTable, feature: str | None) -> pa.Array:
@@ -132,7 +152,7 @@ def _texts(nodes: NodeTable, feature: str | None) -> pa.Array:
 
 def _top_neighbours(src, dst, rel, degrees, k, num_nodes, sorted_ids, texts, relations, types, type_code) -> pa.Array:
     """One `glm_nbrs` string per node code (empty when the node has no out-edges)."""
-    order = _view_order(src, dst, rel, degrees, num_nodes)
+    order = _view_order(src, dst, rel.astype(np.int64), degrees, num_nodes, k)
     src, dst, rel = src[order], dst[order], rel[order]
     starts = np.flatnonzero(np.r_[True, src[1:] != src[:-1]]) if len(src) else np.zeros(0, np.int64)
     rank = np.arange(len(src)) - np.repeat(starts, np.diff(np.r_[starts, len(src)]))

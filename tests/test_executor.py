@@ -322,3 +322,9 @@ def test_exec_result_checks_its_fields():
     assert ExecResult(output="", error=None, duration_s=0.0, num_calls=0).is_ok
     with pytest.raises(AssertionError):
         ExecResult(output="", error="", duration_s=0.0, num_calls=0)
+
+
+def test_calls_are_recorded_with_their_values(executor):
+    result = executor.run("print(NodeDegree('p1', 'author'))\ntry:\n    Broken('x')\nexcept ValueError:\n"
+                          "    pass\nprint(NeighbourCheck('p1', 'author'))")
+    assert result.calls == (("NodeDegree", 3), ("Broken", None), ("NeighbourCheck", ["a1", "a2", "a3"]))

@@ -73,17 +73,36 @@ def test_failing_snippet_is_repaired_with_code_and_error(program):
 
 
 def test_repairs_are_bounded_then_fall_back_to_the_notebook_loop(program):
-    broken = {"code": "print(1/0)"}
-    prediction, _ = run(program, [{"kind": "deterministic"}, broken, broken, broken,
-                                  reason(True, answer="unknown")])
+    broken = [{"code": f"print({n}/0)"} for n in (1, 2, 3)]
+    prediction, _ = run(program, [{"kind": "deterministic"}, *broken, reason(True, answer="unknown")])
     assert agents(prediction) == ["classify", "act", "act", "act", "reason"]
     assert all("ZeroDivisionError" in s["error"] for s in prediction.steps[1:4])
     assert prediction.answer == "unknown"
 
 
+def test_a_repair_that_repeats_the_failing_code_is_not_run(program):
+    broken = {"code": "print(1/0)"}
+    prediction, _ = run(program, [{"kind": "deterministic"}, broken, broken, reason(True, answer="x")])
+    assert agents(prediction) == ["classify", "act", "act", "reason"]
+    assert prediction.steps[2]["error"].startswith("repeated the failing snippet")
+    assert prediction.steps[2]["output"] is None
+
+
+def test_failed_lookup_leaves_the_chunks_of_the_nodes_it_found(tiny_graph):
+    program = GLM(tiny_graph, max_repairs=0)
+    wrong_feature = {"code": 'ada = RetrieveNode("Ada Lovelace")\nprint(NodeFeature(ada, "year"))'}
+    prediction, lm = run(program, [{"kind": "deterministic"}, wrong_feature, reason(True, answer="1815")])
+    ada = tiny_graph.retriever.node_info(tiny_graph.retriever.retrieve_node("Ada Lovelace"))
+    assert agents(prediction) == ["classify", "act", "graph", "reason"]
+    assert "has no feature 'year'" in prediction.steps[1]["output"]
+    assert prediction.steps[2]["num_calls"] == 0 and prediction.steps[2]["output"] == ada
+    assert prediction.notebook == ada and last_user_message(lm, 2).startswith(f"[[ ## notebook ## ]]\n{ada}")
+    assert prediction.answer == "1815" and prediction.num_calls == 3
+
+
 def test_step_limit(program):
-    step = [reason(False, missing="more"), {"code": 'print(NodeInfo("v1"))'}]
-    prediction, _ = run(program, [{"kind": "non_deterministic"}, *step * 3])
+    steps = [[reason(False, missing=f"more {n}"), {"code": f'print(NodeInfo("a{n}"))'}] for n in (1, 2, 3)]
+    prediction, _ = run(program, [{"kind": "non_deterministic"}, *sum(steps, [])])
     assert prediction.error_category == STEP_LIMIT and prediction.answer == ""
     assert agents(prediction).count("reason") == 3
 
@@ -124,3 +143,38 @@ def test_asking_again_for_what_failed_stops_the_loop(tiny_graph):
                                   reason(False, missing="m")])
     assert agents(prediction) == ["classify", "reason", "act", "reason"]
     assert prediction.error_category == RETRIEVAL_ERROR
+
+
+def test_an_answer_with_nothing_left_to_retrieve_ends_the_loop(program):
+    prediction, _ = run(program, [{"kind": "non_deterministic"}, reason(False, answer="Ada", missing="None")])
+    assert prediction.answer == "Ada" and agents(prediction) == ["classify", "reason"]
+
+
+def test_asking_again_for_what_was_found_takes_the_answer_given(program):
+    step = [reason(False, answer="Ada", missing="author a3"), {"code": 'print(NodeInfo("a3"))'}]
+    prediction, _ = run(program, [{"kind": "non_deterministic"}, *step, step[0]])
+    assert prediction.answer == "Ada" and prediction.error_category is None
+    assert agents(prediction) == ["classify", "reason", "act", "reason"]
+
+
+def test_an_answer_found_in_the_notebook_ends_the_loop(program, tiny_graph):
+    chunk = tiny_graph.retriever.node_info("p1")
+    year = tiny_graph.retriever.node_feature("p1", "year")
+    prediction, _ = run(program, [
+        {"kind": "non_deterministic"},
+        reason(False, answer="1900", missing="the paper"),  # not in the (empty) notebook: go on
+        {"code": 'print(NodeInfo("p1"))'},
+        reason(False, answer=str(year), missing="more about the paper"),
+    ])
+    assert str(year) in chunk and prediction.answer == str(year)
+    assert agents(prediction) == ["classify", "reason", "act", "reason"]
+
+
+def test_grounding_can_be_switched_off(tiny_graph):
+    program = GLM(tiny_graph, max_steps=2, accept_grounded_answers=False)
+    year = tiny_graph.retriever.node_feature("p1", "year")
+    prediction, _ = run(program, [
+        {"kind": "non_deterministic"}, reason(False, missing="the paper"), {"code": 'print(NodeInfo("p1"))'},
+        reason(False, answer=str(year), missing="more about the paper"), {"code": 'print(NodeInfo("a1"))'},
+    ])
+    assert prediction.error_category == STEP_LIMIT and prediction.answer == ""

@@ -68,7 +68,7 @@ class SnippetExecutor:
                     worker = None
             self._slots.put(worker)
         return ExecResult(output=outcome.output, error=outcome.error, duration_s=duration_s,
-                          num_calls=outcome.num_calls)
+                          num_calls=len(outcome.calls), calls=tuple(outcome.calls))
 
     def close(self) -> None:
         """Kill the idle workers now and the busy ones when their snippet ends; idempotent."""

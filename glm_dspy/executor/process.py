@@ -52,7 +52,7 @@ class ProtocolError(Exception):
 class RunOutcome:
     output: str
     error: str | None
-    num_calls: int
+    calls: list[tuple[str, Any]]  # (function name, returned value) per call served
 
 
 def _is_done(message: dict[str, Any]) -> bool:
@@ -120,34 +120,37 @@ class WorkerProcess:
         """Run one snippet, serving its graph calls, within `timeout_s` of wall time (calls
         included; a call already running is let finish). Kills the worker on timeout."""
         deadline = time.monotonic() + timeout_s
-        num_calls, finished = 0, False
+        calls: list[tuple[str, Any]] = []
+        finished = False
         try:
             self._send({"op": "run", "code": code})
             while (message := self._read(deadline)) is not None:
                 if message["op"] == "done" and _is_done(message):
                     finished = True
-                    return RunOutcome(message["output"], message["error"], num_calls)
+                    return RunOutcome(message["output"], message["error"], calls)
                 if not (message["op"] == "call" and _is_call(message)):
                     raise ProtocolError(f"malformed {message['op']!r} message from the worker")
-                num_calls += 1
-                self._proc.stdin.write(self._call(functions, message))
+                self._proc.stdin.write(self._call(functions, message, calls))
                 self._proc.stdin.flush()
-            return RunOutcome("", f"TimeoutError: snippet exceeded {timeout_s} s", num_calls)
+            return RunOutcome("", f"TimeoutError: snippet exceeded {timeout_s} s", calls)
         except (WorkerDied, BrokenPipeError):
-            return RunOutcome("", self._death_text(), num_calls)
+            return RunOutcome("", self._death_text(), calls)
         except ProtocolError as exc:
-            return RunOutcome("", f"RuntimeError: {exc}", num_calls)
+            return RunOutcome("", f"RuntimeError: {exc}", calls)
         finally:
             if not finished:
                 self.kill()
 
-    def _call(self, functions: Mapping[str, Callable[..., Any]], message: dict) -> bytes:
+    def _call(self, functions: Mapping[str, Callable[..., Any]], message: dict,
+              calls: list[tuple[str, Any]]) -> bytes:
         name = message["name"]
         if name not in functions:
             raise ProtocolError(f"the worker called unknown function {name!r}")
         try:
             value = functions[name](*message["args"], **message["kwargs"])
+            calls.append((name, value))
         except Exception as exc:
+            calls.append((name, None))
             return encode({"op": "reply", "error_type": type(exc).__name__,
                            "message": f"{name}: {exc}"})
         try:

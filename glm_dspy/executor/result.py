@@ -1,6 +1,7 @@
 """What running one snippet produced."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(slots=True)
@@ -14,19 +15,22 @@ class ExecResult:
     adds to Python's own: "PolicyError" (the code uses something the sandbox forbids, found at
     compile time), "OutputLimitError" (printed more than the limit; `output` keeps the first
     `max_output_chars` characters). `duration_s` is the wall time the worker spent on the snippet,
-    graph calls included; `num_calls` counts graph-function calls the parent served.
+    graph calls included; `num_calls` counts graph-function calls the parent served, and `calls`
+    lists them in order as (function name, returned value; None where the function raised).
     """
 
     output: str
     error: str | None
     duration_s: float
     num_calls: int
+    calls: tuple[tuple[str, Any], ...] = field(default=())
 
     def __post_init__(self) -> None:
         assert isinstance(self.output, str), type(self.output)
         assert self.error is None or (isinstance(self.error, str) and self.error), self.error
         assert self.duration_s >= 0, self.duration_s
         assert self.num_calls >= 0, self.num_calls
+        assert not self.calls or len(self.calls) == self.num_calls, (len(self.calls), self.num_calls)
 
     @property
     def is_ok(self) -> bool:

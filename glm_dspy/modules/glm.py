@@ -8,10 +8,14 @@
 
 A snippet that fails (an error, nothing printed, or only graph-function observations such
 as "no node with id ...") goes back to Act with its code and error, at most `max_repairs`
-times (paper §6.1). Reason asking again for something that could not be found ends the
-loop (no progress) instead of spending the remaining steps. A deterministic question whose snippet
-still fails falls back to the notebook loop. Unparseable agent output is retried once
-(`call_agent`), then the query ends as "unexpected agent output".
+times (paper §6.1); a repair that repeats the failing code verbatim ends the repairs (it
+would fail the same way). When the repairs are spent, the vertex chunks of the nodes the
+failed snippets did find with RetrieveNode go into the notebook instead: the entity was
+right even if the path through the graph was not, and its chunk often holds the answer.
+Reason asking again for something that could not be found ends the loop (no progress)
+instead of spending the remaining steps. A deterministic question whose snippet still fails
+falls back to the notebook loop, starting from those chunks. Unparseable agent output is
+retried once (`call_agent`), then the query ends as "unexpected agent output".
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from glm_dspy.modules.reason import ReasonAgent
 from glm_dspy.notebook import Notebook
 from glm_dspy.lm.query import query_context
 from glm_dspy.retriever import is_observation
-from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT, StepLog
+from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
 
 DEFAULT_MAX_STEPS = 10
 DEFAULT_MAX_REPAIRS = 2
@@ -37,7 +41,7 @@ DEFAULT_MAX_REPAIRS = 2
 
 class GLM(dspy.Module):
     def __init__(self, graph=None, *, max_steps: int = DEFAULT_MAX_STEPS, max_repairs: int = DEFAULT_MAX_REPAIRS,
-                 executor=None):
+                 executor=None, accept_grounded_answers: bool = True):
         super().__init__()
         assert max_steps >= 1 and max_repairs >= 0
         self.classify = ClassifyAgent()
@@ -45,6 +49,7 @@ class GLM(dspy.Module):
         self.act = ActAgent(graph_context(graph.schema) if graph is not None else "")
         self.max_steps = max_steps
         self.max_repairs = max_repairs
+        self.accept_grounded_answers = accept_grounded_answers
         self.graph = graph
         self.executor = executor
         # ChatAdapter without the JSON fallback (the prompt layout must not change on a parse
@@ -66,9 +71,11 @@ class GLM(dspy.Module):
             kind = self._classify(question, log)
             answer, category = None, None
             if kind == "deterministic":
-                output, category = self._act(question, log)
+                output, category, found = self._act(question, log)
                 if category is None:
                     answer = output
+                elif found:
+                    notebook.append(found)
             if answer is None and category != UNEXPECTED_OUTPUT:
                 answer, category = self._iterate(question, notebook, log)
         return dspy.Prediction(answer=answer or "", kind=kind, notebook=notebook.text, query_id=query_id,
@@ -83,41 +90,64 @@ class GLM(dspy.Module):
         return prediction.kind if prediction is not None else "non_deterministic"
 
     def _iterate(self, question: str, notebook: Notebook, log: StepLog) -> tuple[str | None, str | None]:
-        """The notebook loop; returns (answer, error category)."""
-        last_problem, failed_requests = None, set()
+        """The notebook loop; returns (answer, error category).
+
+        Reason ends the loop with an answer when it says finished, or when it gives an answer
+        but names nothing new to retrieve (no missing information, or a request already made:
+        the notebook would not change, so neither would Reason's output). With
+        `accept_grounded_answers`, an answer every part of which appears verbatim in the
+        notebook also ends it: small models rarely set `finished` and keep asking for facts
+        they already hold.
+        """
+        last_problem, asked = None, set()
         for _ in range(self.max_steps):
             prediction, step = call_agent("reason", self.reason, notebook=notebook.text, question=question)
             log.add(step)
             if prediction is None:
                 return None, UNEXPECTED_OUTPUT
-            if prediction.finished and prediction.answer.strip():
-                return prediction.answer.strip(), None
-            request = prediction.missing_information.strip() or question
-            if request in failed_requests:  # asking again for what could not be found: no progress
-                return None, last_problem
-            output, problem = self._act(request, log)
+            answer, missing = _text(prediction.answer), _text(prediction.missing_information)
+            if answer and (prediction.finished or not missing or
+                           self.accept_grounded_answers and _grounded(answer, notebook.text)):
+                return answer, None
+            request = missing or question
+            if request in asked:  # no progress
+                return (answer, None) if answer else (None, last_problem or STEP_LIMIT)
+            asked.add(request)
+            output, problem, found = self._act(request, log)
             if problem == UNEXPECTED_OUTPUT:
                 return None, UNEXPECTED_OUTPUT
             if problem is not None:
                 last_problem = problem
-                failed_requests.add(request)
-            notebook.append(output if problem is None else f"(nothing found for: {request})")
+                output = found or f"(nothing found for: {request})"
+            if output not in notebook.blocks:
+                notebook.append(output)
         return None, last_problem if last_problem == RETRIEVAL_ERROR else STEP_LIMIT
 
-    def _act(self, request: str, log: StepLog) -> tuple[str | None, str | None]:
-        """Write and run a snippet for `request`, repairing it on failure; (output, error category)."""
+    def _act(self, request: str, log: StepLog) -> tuple[str | None, str | None, str | None]:
+        """Write and run a snippet for `request`, repairing it on failure.
+
+        Returns (output, error category, found): on failure `found` is the vertex chunks of
+        the nodes the failed snippets retrieved (None if they retrieved none).
+        """
         previous_code, error = "", ""
         category = None
+        retrieved: dict[str, None] = {}  # ordered set of node ids RetrieveNode returned
         for _ in range(1 + self.max_repairs):
             prediction, step = call_agent("act", self.act, request=request, previous_code=previous_code, error=error)
             log.add(step)
             if prediction is None:
-                return None, UNEXPECTED_OUTPUT
+                return None, UNEXPECTED_OUTPUT, None
+            step.code = prediction.code
+            if previous_code and prediction.code.strip() == previous_code.strip():
+                step.error = "repeated the failing snippet; not run again"
+                break
             result = self._executor().run(prediction.code)
             output = result.output.strip()
-            step.code, step.output, step.error = prediction.code, output, result.error
+            step.output, step.error = output, result.error
             if result.is_ok and output and not is_observation(output):
-                return output, None
+                return output, None, None
+            retrieved.update((value, None) for name, value in result.calls
+                             if name == "RetrieveNode" and isinstance(value, str) and not is_observation(value))
             previous_code = prediction.code
             if not result.is_ok:
                 error, category = result.error, CODE_ERROR
@@ -125,4 +155,34 @@ class GLM(dspy.Module):
                 error, category = "the snippet printed nothing; print the result", CODE_ERROR
             else:
                 error, category = f"the graph functions answered: {output[:300]}", RETRIEVAL_ERROR
-        return None, category
+        return None, category, self._chunks(list(retrieved), log)
+
+    def _chunks(self, ids: list[str], log: StepLog) -> str | None:
+        """The vertex chunks of `ids`, fetched by a snippet GLM writes itself (no LLM call)."""
+        if not ids:
+            return None
+        code = f"print(NodeInfo({ids!r}))"
+        result = self._executor().run(code)
+        output = result.output.strip()
+        log.add(Step("graph", code=code, output=output, error=result.error))
+        return output if result.is_ok and output and not is_observation(output) else None
+
+
+def _text(value) -> str:
+    """An output field's text; the placeholders small models write for "nothing" read as empty."""
+    text = str(value or "").strip()
+    return "" if text.lower() in ("none", "n/a", "null", "empty", '""') else text
+
+
+def _grounded(answer: str, notebook: str) -> bool:
+    """Whether every ", "-separated part of `answer` occurs in `notebook` (case-insensitive).
+
+    Parts are whole names as the chunks print them, so a name with a comma ("Earl W.
+    Sutherland, Jr.") is also tried whole."""
+    text = notebook.lower()
+    if not text or not answer.strip():
+        return False
+    if answer.strip().lower() in text:
+        return True
+    parts = [part.strip().lower() for part in answer.split(", ") if part.strip()]
+    return bool(parts) and all(part in text for part in parts)
