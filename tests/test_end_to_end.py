@@ -11,7 +11,8 @@ import pytest
 
 pytestmark = pytest.mark.slow
 
-EASY_LOOKUPS = [
+EASY_LOOKUPS = [  # make demo's questions; the first is issue 3's acceptance question
+    ("In which year did Marie Curie receive the Nobel Prize in Physics?", "1903"),
     ("When was Marie Curie born?", "1867-11-07"),
     ("When did Niels Bohr die?", "1962-11-18"),
 ]
@@ -35,7 +36,7 @@ def test_easy_nobel_lookups(default_lm, nobel_graph, question, expected):
     prediction = GLM(nobel_graph)(question=question)
     assert expected.lower() in prediction.answer.lower(), prediction.steps
     assert prediction.num_calls <= 4
-    assert all(step["prompt_tokens"] > 0 for step in prediction.steps)
+    assert all(step["prompt_tokens"] > 0 for step in prediction.steps if step["agent"] != "graph")
 
 
 def test_quickstart_notebook_runs(nobel_db):
