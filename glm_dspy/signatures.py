@@ -60,3 +60,38 @@ class Act(dspy.Signature):
     previous_code: str = dspy.InputField(desc="the snippet that failed, if any")
     error: str = dspy.InputField(desc="its error, if any")
     code: str = dspy.OutputField(desc="Python code only, no explanation")
+
+
+# ---- baselines (issue 4): the comparison arms of the GLM paper's §6 ----------------------
+
+class Answer(dspy.Signature):
+    """Answer the question. Give just the answer: a name, a date, a number, or a list joined by ", "."""
+
+    question: str = dspy.InputField()
+    answer: str = dspy.OutputField()
+
+
+class AnswerFromContext(dspy.Signature):
+    """Answer the question using the context, which was retrieved from a knowledge graph.
+    Give just the answer: a name, a date, a number, or a list joined by ", "."""
+
+    context: str = dspy.InputField(desc="graph nodes retrieved for the question")
+    question: str = dspy.InputField()
+    answer: str = dspy.OutputField()
+
+
+class GraphCoTStep(dspy.Signature):
+    """Solve a question answering task with interleaving Thought, Action and Observation steps
+    over a knowledge graph. In the Thought, reason about what is still needed. The Action is
+    one or more of these functions, comma-separated:
+    (1) RetrieveNode[keyword]: the id of the node that best matches the keyword.
+    (2) NodeFeature[id, feature]: the value of the node's feature.
+    (3) NeighbourCheck[id, neighbour_type]: the ids of the node's neighbours of that type.
+    (4) NodeDegree[id, neighbour_type]: how many neighbours of that type the node has.
+    (5) Finish[answer]: the final answer, which ends the task.
+    The scratchpad holds the previous Thought n / Action n / Observation n steps."""
+
+    question: str = dspy.InputField()
+    scratchpad: str = dspy.InputField(desc="the steps so far; empty at the start")
+    thought: str = dspy.OutputField()
+    action: str = dspy.OutputField(desc="e.g. RetrieveNode[Marie Curie] or Finish[1903]")

@@ -9,11 +9,14 @@ RETRIEVAL_ERROR = "retrieval error"
 CODE_ERROR = "code execution error"
 STEP_LIMIT = "step limit exceeded"
 ERROR_CATEGORIES = (UNEXPECTED_OUTPUT, RETRIEVAL_ERROR, CODE_ERROR, STEP_LIMIT)  # GLM paper Table 5
+# GLM's agents; "graph": a snippet GLM ran itself (no LLM call); "answer": a baseline's one
+# call; "graphcot": one Graph-CoT Thought/Action step
+AGENTS = ("classify", "reason", "act", "graph", "answer", "graphcot")
 
 
 @dataclass(slots=True)
 class Step:
-    agent: str  # "classify" | "reason" | "act" | "graph" (a snippet GLM ran itself, no LLM call)
+    agent: str  # one of AGENTS
     prompt_tokens: int = 0
     cached_tokens: int = 0
     completion_tokens: int = 0
@@ -24,7 +27,7 @@ class Step:
     error: str | None = None
 
     def __post_init__(self):
-        assert self.agent in ("classify", "reason", "act", "graph"), self.agent
+        assert self.agent in AGENTS, self.agent
         assert self.cached_tokens <= self.prompt_tokens or self.prompt_tokens == 0
 
     def as_dict(self) -> dict:

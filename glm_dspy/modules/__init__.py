@@ -1,6 +1,8 @@
 from glm_dspy.modules.act import ActAgent
+from glm_dspy.modules.baselines import BaseLLM, GraphRAG, TextRAG
 from glm_dspy.modules.classify import ClassifyAgent
 from glm_dspy.modules.glm import GLM
+from glm_dspy.modules.graphcot import GraphCoT
 from glm_dspy.modules.reason import ReasonAgent
 
-__all__ = ["GLM", "ClassifyAgent", "ReasonAgent", "ActAgent"]
+__all__ = ["GLM", "ClassifyAgent", "ReasonAgent", "ActAgent", "GraphCoT", "GraphRAG", "TextRAG", "BaseLLM"]
