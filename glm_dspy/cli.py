@@ -5,6 +5,7 @@
     glm-dspy ask "Where was Marie Curie born?" --db data/nobel
     glm-dspy model fetch [qwen2.5-coder-0.5b]
     glm-dspy demo --db data/nobel
+    glm-dspy eval --dataset nobel --db data/nobel --programs glm,graphcot,graphrag,textrag,base --limit 20
 """
 
 from __future__ import annotations
@@ -77,6 +78,53 @@ def cmd_demo(args) -> int:
     return run_demo(Path(args.db), console, retrieval_only=args.retrieval_only, model=args.model)
 
 
+def cmd_eval(args) -> int:
+    import json
+
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from glm_dspy.configure import configure
+    from glm_dspy.evaluate import headline, load_questions, run_eval, summarize, write_charts
+    from glm_dspy.graph import open_graph
+
+    arms = [a.strip() for a in args.programs.split(",") if a.strip()]
+    questions = load_questions(args.dataset, args.db)[: args.limit]
+    if not questions:
+        raise ValueError(f"no questions in {args.dataset}")
+    with console.status("opening graph"):
+        graph = open_graph(args.db)
+    with graph:
+        with console.status("starting the engine" if args.server is None else f"connecting to {args.server}"):
+            lm = configure(args.model, server=args.server)
+        if args.judge_model is None:
+            judge_lm = lm
+        else:
+            from glm_dspy.lm import make_lm
+
+            judge_lm = make_lm(args.judge_model, cache=False)
+        with Progress(console=console) as bar:
+            task = bar.add_task(f"{len(questions)} questions x {len(arms)} arms", total=len(questions) * len(arms))
+            records = run_eval(questions, arms, graph, args.out, concurrency=args.concurrency, judge_lm=judge_lm,
+                               model=args.model or "default", seed=args.seed,
+                               progress=lambda: bar.advance(task))
+            bar.update(task, completed=len(questions) * len(arms))
+    rows = summarize(records, arms)
+    table = Table(title=f"{args.dataset}: {len(questions)} questions")
+    for column in ("arm", "EM", "ROUGE-L", "judge", "tokens/q", "calls/q", "p50 s", "p95 s", "q/s", "cache hit",
+                   "errors"):
+        table.add_column(column, justify="left" if column in ("arm", "errors") else "right")
+    for arm, row in rows.items():
+        table.add_row(arm, f"{row['em']:.3f}", f"{row['rouge_l']:.3f}", f"{row['judge']:.3f}", f"{row['tokens']:,.0f}",
+                      f"{row['calls']:.2f}", f"{row['p50_s']:.1f}", f"{row['p95_s']:.1f}", f"{row['qps']:.3f}",
+                      f"{row['hit_rate']:.1%}", ", ".join(f"{k}: {v}" for k, v in row["errors"].items()))
+    Console().print(table)
+    charts = write_charts(rows, args.out)
+    console.print(f"records: {args.out / 'results.jsonl'}; charts: {', '.join(str(p) for p in charts)}")
+    print(json.dumps(headline(rows)))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="glm-dspy", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -114,6 +162,18 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--model", default=None)
     demo.add_argument("--retrieval-only", action="store_true", help="no LLM: show the graph functions at work")
     demo.set_defaults(run=cmd_demo)
+    evaluate = commands.add_parser("eval", help="run GLM and the baselines on the same questions; one table")
+    evaluate.add_argument("--dataset", required=True, help="nobel | synthetic | pathquestion[:pql] | grbench:<domain>")
+    evaluate.add_argument("--db", required=True, type=Path, help="the graph the dataset's questions are about")
+    evaluate.add_argument("--programs", default="glm,graphcot,graphrag,textrag,base")
+    evaluate.add_argument("--limit", type=int, default=None)
+    evaluate.add_argument("--concurrency", type=int, default=1)
+    evaluate.add_argument("--model", default=None)
+    evaluate.add_argument("--server", default=None)
+    evaluate.add_argument("--judge-model", default=None, help="default: the model under test")
+    evaluate.add_argument("--out", type=Path, default=Path("eval-out"), help="results.jsonl, charts; resumable")
+    evaluate.add_argument("--seed", type=int, default=0)
+    evaluate.set_defaults(run=cmd_eval)
     return parser
 
 

@@ -1,0 +1,223 @@
+"""`glm-dspy eval`: every arm on the same questions in one run (GLM paper §6.2–6.8).
+
+    glm-dspy eval --dataset nobel --db data/nobel --programs glm,graphcot --limit 20
+
+Per question and arm one JSONL record (answer, EM, ROUGE-L, judge verdict, prompt / cached /
+completion tokens, LLM calls, latency, error category) goes to `<out>/results.jsonl` as soon
+as it is known, so an interrupted run resumes where it stopped: finished (question, arm)
+pairs are skipped. Then one table (rows: arms), PNG charts (tokens, calls, latency and
+accuracy per arm, after the paper's Figures 10, 11 and 14) and, last, one JSON line of the
+headline figures, GLM vs Graph-CoT on the same questions. The judge is GRBench's prompt
+(glm_dspy/metrics.py) sent to `--judge-model` (default: the model under test).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from glm_dspy.metrics import JUDGE_SYSTEM, exact_match, judge_prompt, parse_judgement, rouge_l
+
+ARMS = ("glm", "graphcot", "graphrag", "textrag", "base")
+
+
+@dataclass(slots=True)
+class EvalQuestion:
+    qid: str
+    question: str
+    answer: str
+
+
+def load_questions(dataset: str, db_dir: Path | None = None) -> list[EvalQuestion]:
+    """The questions of `dataset`: nobel | synthetic (from the built DB) | pathquestion[:pql] |
+    grbench:<domain or questions.jsonl>."""
+    from graphs.datasets import QUESTIONS_FILE, data_dir
+
+    kind, _, arg = dataset.partition(":")
+    if kind == "nobel":
+        from graphs.synthetic_questions import read_questions
+
+        found = read_questions(data_dir() / "nobel" / QUESTIONS_FILE)
+    elif kind == "synthetic":
+        from graphs.synthetic_questions import read_questions
+
+        if db_dir is None or not (Path(db_dir) / QUESTIONS_FILE).exists():
+            raise ValueError(f"synthetic questions are written by `glm-dspy build synthetic`; none in {db_dir}")
+        found = read_questions(Path(db_dir) / QUESTIONS_FILE)
+    elif kind == "pathquestion":
+        from graphs.pathquestion import read_pathquestions
+
+        found = read_pathquestions(data_dir() / "pathquestion", arg or "pq")
+    elif kind == "grbench":
+        from graphs.grbench import read_questions
+
+        path = Path(arg) if arg.endswith(".jsonl") else data_dir() / "grbench_questions" / f"{arg}.jsonl"
+        if not path.exists():
+            raise ValueError(f"no GRBench question file {path}")
+        found = read_questions(path)
+    else:
+        raise ValueError(f"unknown dataset {dataset!r}; use nobel, synthetic, pathquestion[:pql] or grbench:<domain>")
+    return [EvalQuestion(q.qid, q.question, q.answer) for q in found]
+
+
+def make_program(arm: str, graph):
+    from glm_dspy.modules import GLM, BaseLLM, GraphCoT, GraphRAG, TextRAG
+
+    factories = {"glm": lambda: GLM(graph), "graphcot": lambda: GraphCoT(graph), "graphrag": lambda: GraphRAG(graph),
+                 "textrag": lambda: TextRAG(graph), "base": BaseLLM}
+    if arm not in factories:
+        raise ValueError(f"unknown program {arm!r}; choose from {', '.join(ARMS)}")
+    return factories[arm]()
+
+
+def read_results(path: Path) -> list[dict[str, Any]]:
+    """Records written so far; a torn last line (an interrupted write) is dropped."""
+    if not path.exists():
+        return []
+    records = []
+    for line in path.read_text().splitlines():
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            break
+    return records
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              cwd=Path(__file__).parent, timeout=5).stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def run_eval(questions: list[EvalQuestion], arms: list[str], graph, out_dir: Path, *, concurrency: int = 1,
+             judge_lm=None, model: str = "", seed: int = 0, progress=None) -> list[dict[str, Any]]:
+    """Answer every question with every arm (skipping pairs already in results.jsonl); return
+    all records of this run's questions and arms."""
+    import dspy
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "results.jsonl"
+    finished = read_results(path)
+    if path.exists():  # drop a torn last line so that appended records start on a line of their own
+        path.write_text("".join(json.dumps(r) + "\n" for r in finished))
+    done = {(r["qid"], r["arm"]) for r in finished}
+    programs = {arm: make_program(arm, graph) for arm in arms}
+    todo = [(q, arm) for q in questions for arm in arms if (q.qid, arm) not in done]
+    lock = threading.Lock()
+    commit = _commit()
+    lm = dspy.settings.lm
+
+    def one(item):
+        question, arm = item
+        with dspy.context(lm=lm):  # worker threads see the caller's LM
+            started = time.perf_counter()
+            try:
+                prediction = programs[arm](question=question.question)
+                answer, error = prediction.answer, prediction.error_category
+                usage = {k: prediction.get(k, 0) for k in ("prompt_tokens", "cached_tokens", "completion_tokens",
+                                                           "num_calls")}
+            except Exception as exc:  # one broken question must not end the run; it is recorded
+                answer, error, usage = "", f"{type(exc).__name__}: {exc}", {}
+            latency = time.perf_counter() - started
+            verdict = _judge(judge_lm, question, answer) if judge_lm is not None and answer else False
+        record = {"qid": question.qid, "arm": arm, "question": question.question, "gold": question.answer,
+                  "answer": answer, "em": exact_match(answer, question.answer), "rouge_l": rouge_l(answer, question.answer),
+                  "judge": verdict, "latency_s": latency, "error_category": error,
+                  "prompt_tokens": usage.get("prompt_tokens", 0), "cached_tokens": usage.get("cached_tokens", 0),
+                  "completion_tokens": usage.get("completion_tokens", 0), "calls": usage.get("num_calls", 0),
+                  "finished_at": time.time(), "model": model, "commit": commit, "seed": seed, "temperature": 0}
+        with lock, path.open("a") as f:
+            f.write(json.dumps(record) + "\n")
+        if progress is not None:
+            progress()
+        return record
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+        list(pool.map(one, todo))
+    wanted = {(q.qid, arm) for q in questions for arm in arms}
+    records = [r for r in read_results(path) if (r["qid"], r["arm"]) in wanted]
+    (out_dir / "run.json").write_text(json.dumps({"wall_s": time.perf_counter() - started, "answered": len(todo)}))
+    return records
+
+
+def _judge(lm, question: EvalQuestion, answer: str) -> bool:
+    messages = [{"role": "system", "content": JUDGE_SYSTEM},
+                {"role": "user", "content": judge_prompt(question.question, answer, question.answer)}]
+    outputs = lm(messages=messages, temperature=0.0, max_tokens=8)
+    first = outputs[0] if outputs else ""
+    return bool(parse_judgement(first["text"] if isinstance(first, dict) else first))
+
+
+def summarize(records: list[dict[str, Any]], arms: list[str]) -> dict[str, dict[str, float]]:
+    """Per arm: EM, ROUGE-L, judge, tokens and calls per question, latency p50/p95, questions/s
+    (1 / mean latency: one question at a time), prefix-cache hit rate, error counts."""
+    rows = {}
+    for arm in arms:
+        mine = [r for r in records if r["arm"] == arm]
+        if not mine:
+            continue
+        latency = np.array([r["latency_s"] for r in mine])
+        prompt = sum(r["prompt_tokens"] for r in mine)
+        rows[arm] = {
+            "n": len(mine), "em": float(np.mean([r["em"] for r in mine])),
+            "rouge_l": float(np.mean([r["rouge_l"] for r in mine])),
+            "judge": float(np.mean([bool(r["judge"]) for r in mine])),
+            "tokens": float(np.mean([r["prompt_tokens"] + r["completion_tokens"] for r in mine])),
+            "calls": float(np.mean([r["calls"] for r in mine])),
+            "p50_s": float(np.percentile(latency, 50)), "p95_s": float(np.percentile(latency, 95)),
+            "qps": float(len(mine) / latency.sum()) if latency.sum() else 0.0,
+            "hit_rate": sum(r["cached_tokens"] for r in mine) / prompt if prompt else 0.0,
+            "errors": {c: sum(r["error_category"] == c for r in mine) for c in {r["error_category"] for r in mine} if c},
+        }
+    return rows
+
+
+def headline(rows: dict[str, dict[str, float]]) -> dict[str, float | None]:
+    glm, cot = rows.get("glm"), rows.get("graphcot")
+
+    def ratio(a, b):
+        return round(a / b, 4) if a is not None and b else None
+
+    return {"tokens_ratio": ratio(glm and glm["tokens"], cot and cot["tokens"]),
+            "calls_glm": glm and round(glm["calls"], 3), "calls_graphcot": cot and round(cot["calls"], 3),
+            "latency_ratio": ratio(glm and glm["p50_s"], cot and cot["p50_s"]),
+            "judge_glm": glm and round(glm["judge"], 4), "judge_graphcot": cot and round(cot["judge"], 4),
+            "em_glm": glm and round(glm["em"], 4), "em_graphcot": cot and round(cot["em"], 4)}
+
+
+def write_charts(rows: dict[str, dict[str, float]], out_dir: Path) -> list[Path]:
+    """Bar charts per arm: tokens/question and calls/question (Fig. 10), latency p50 (Fig. 11),
+    judge and EM accuracy (Fig. 14)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    arms = list(rows)
+    paths = []
+    for name, metrics, label in [("tokens", ["tokens"], "tokens / question"), ("calls", ["calls"], "LLM calls / question"),
+                                 ("latency", ["p50_s", "p95_s"], "latency (s)"), ("accuracy", ["judge", "em"], "score")]:
+        fig, ax = plt.subplots(figsize=(6, 3.5))
+        width = 0.8 / len(metrics)
+        for i, metric in enumerate(metrics):
+            ax.bar(np.arange(len(arms)) + i * width, [rows[a][metric] for a in arms], width, label=metric)
+        ax.set_xticks(np.arange(len(arms)) + width * (len(metrics) - 1) / 2, arms)
+        ax.set_ylabel(label)
+        if len(metrics) > 1:
+            ax.legend()
+        fig.tight_layout()
+        paths.append(out_dir / f"{name}.png")
+        fig.savefig(paths[-1], dpi=100)
+        plt.close(fig)
+    return paths
