@@ -10,7 +10,8 @@ Wire format, identical in-process (`SamplingParams.extra_args`) and over HTTP
 
     {"glm_hints": 1,                          # format version
      "glm_segments": [s0, e0, t0, s1, e1, t1, ...],   # flat ints, token offsets, half-open [s, e)
-     "glm_query_id": "q-17"}                  # absent when the call belongs to no query
+     "glm_query_id": "q-17",                  # absent when the call belongs to no query
+     "glm_finished_queries": ["q-16"]}        # queries that ended since the client's last request
 
 Invariant of an encoded list: segments are sorted, non-empty, contiguous and start at token 0, so
 together they cover the prompt `[0, segments[-1].end)` exactly once.
@@ -24,6 +25,7 @@ HINTS_VERSION = 1
 VERSION_KEY = "glm_hints"
 SEGMENTS_KEY = "glm_segments"
 QUERY_ID_KEY = "glm_query_id"
+FINISHED_KEY = "glm_finished_queries"
 
 
 class Tier(IntEnum):
@@ -78,13 +80,16 @@ def _check_cover(segments: tuple[Segment, ...]) -> None:
         position = segment.end
 
 
-def encode_hints(query_id: str | None, segments: Iterable[Segment]) -> dict:
-    """The `extra_args` / `vllm_xargs` dict for one request (JSON scalars and a flat int list)."""
+def encode_hints(query_id: str | None, segments: Iterable[Segment], finished: Iterable[str] = ()) -> dict:
+    """The `extra_args` / `vllm_xargs` dict for one request (JSON scalars and flat lists)."""
     hints = CacheHints(query_id, tuple(segments))
     encoded: dict = {VERSION_KEY: HINTS_VERSION,
                      SEGMENTS_KEY: [value for s in hints.segments for value in (s.start, s.end, int(s.tier))]}
     if query_id is not None:
         encoded[QUERY_ID_KEY] = query_id
+    finished = list(finished)
+    if finished:
+        encoded[FINISHED_KEY] = finished
     return encoded
 
 
@@ -112,3 +117,11 @@ def decode_hints(extra_args: dict | None) -> CacheHints | None:
         segments.append(Segment(start, end, Tier(tier)))
         position = end
     return CacheHints(query_id, tuple(segments))
+
+
+def finished_queries(extra_args: dict | None) -> list[str]:
+    """The query ids a request reports as done (their notebooks go from tier II to III)."""
+    value = (extra_args or {}).get(FINISHED_KEY, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise ValueError(f"{FINISHED_KEY} must be a list of query ids, got {value!r}")
+    return value

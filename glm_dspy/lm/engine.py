@@ -12,6 +12,7 @@ Usage of every call: `Usage(input_tokens, output_tokens, cache_read_tokens)` as 
 facts go to `engine.calls`, a bounded log of the latest calls (newest last) that benchmarks read.
 """
 
+import threading
 import time
 from collections import deque
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ from dataclasses import asdict, dataclass
 from dspy import lm15
 
 from backends.vllm_priority.hints import encode_hints
-from glm_dspy.lm.query import current_query_id
+from glm_dspy.lm.query import current_query_id, listen_for_finished_queries
 from glm_dspy.lm.render import PromptRenderer, RenderedPrompt
 from glm_dspy.lm.transport import Chunk, GenerationParams, Transport
 
@@ -65,11 +66,31 @@ class VllmEngine:
         self.model = model
         self.default_max_tokens = default_max_tokens
         self.calls: deque[CallRecord] = deque(maxlen=num_logged_calls)
+        self._open_queries: set[str] = set()  # served and not yet finished
+        self._finished_queries: list[str] = []  # done since the last request; sent with the next one
+        self._finished_lock = threading.Lock()
+        listen_for_finished_queries(self)
+
+    def finish_query(self, query_id: str) -> None:
+        """Tell the cache policy the query is done (its notebook: tier II -> III). The id rides on
+        the next request (`glm_finished_queries`), which is before any block could be evicted.
+        A query this engine never served is ignored."""
+        with self._finished_lock:
+            if query_id in self._open_queries:
+                self._open_queries.discard(query_id)
+                self._finished_queries.append(query_id)
+
+    def _hints(self, query_id: str | None, prompt: RenderedPrompt) -> dict:
+        with self._finished_lock:
+            finished, self._finished_queries = self._finished_queries, []
+            if query_id is not None:
+                self._open_queries.add(query_id)
+        return encode_hints(query_id, prompt.segments, finished)
 
     def complete(self, request: lm15.Request) -> lm15.Response:
         prompt, params, query_id = self._prepare(request)
         started, started_at = time.perf_counter(), time.time()
-        chunks = list(self.transport.generate(list(prompt.token_ids), params, encode_hints(query_id, prompt.segments),
+        chunks = list(self.transport.generate(list(prompt.token_ids), params, self._hints(query_id, prompt),
                                               stream=False))
         text = "".join(chunk.text for chunk in chunks)
         elapsed = time.perf_counter() - started
@@ -84,7 +105,7 @@ class VllmEngine:
         started, started_at = time.perf_counter(), time.time()
         first_token_s = None
         yield lm15.StreamStartEvent(model=self.model)
-        generation = self.transport.generate(list(prompt.token_ids), params, encode_hints(query_id, prompt.segments),
+        generation = self.transport.generate(list(prompt.token_ids), params, self._hints(query_id, prompt),
                                              stream=True)
         try:
             for chunk in generation:

@@ -17,21 +17,28 @@ from glm_dspy.lm.engine import AsyncVllmEngine, VllmEngine
 from glm_dspy.lm.render import PromptRenderer
 from glm_dspy.models import DEFAULT_MODEL, MODELS, resolve_model
 
+# policy -> vLLM scheduler_cls (None: vLLM's own). vLLM's GPU default is async scheduling;
+# it would need AsyncTieredScheduler (see backends/vllm_priority/scheduler.py); CPU runs sync.
+POLICIES = {"priority": "backends.vllm_priority.scheduler.TieredScheduler", "lru": None}
 _lock = threading.Lock()
 _shared: dict[tuple, tuple] = {}  # (model path, engine settings) -> (InprocessTransport, PromptRenderer)
 
 
 def make_lm(model: str | None = None, *, server: str | None = None, max_model_len: int = 8192,
             kv_cache_gib: float = 2, max_tokens: int = 1024, temperature: float = 0.0, cache: bool = True,
-            num_retries: int = 0, timeout_s: float = 600.0, **engine_kwargs) -> dspy.LM:
+            num_retries: int = 0, timeout_s: float = 600.0, policy: str = "priority", **engine_kwargs) -> dspy.LM:
     """A dspy.LM on vLLM. `model`: registered name, HF folder or hub id (`glm_dspy.models.resolve_model`).
 
     server=None: the in-process engine (started now, shared); `engine_kwargs` go to vLLM's
     EngineArgs (e.g. enforce_eager=False, block_size=..., num_gpu_blocks_override=...,
     scheduler_cls=...). server="http://host:port": that vLLM OpenAI server, `timeout_s` per read.
     num_retries=0 because a local engine's failure is not transient noise; queries resume from
-    their checkpoints instead (DESIGN.md, recovery).
+    their checkpoints instead (DESIGN.md, recovery). `policy`: the in-process engine's KV-cache
+    eviction, "priority" (the four tiers, backends/vllm_priority) or "lru" (stock vLLM); a
+    server's policy is set where it is started (`python -m backends.vllm_priority.serve`).
     """
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")
     model_path = resolve_model(model)
     if server is not None:
         from glm_dspy.lm.server import ServerTransport
@@ -42,6 +49,8 @@ def make_lm(model: str | None = None, *, server: str | None = None, max_model_le
         renderer = PromptRenderer.from_pretrained(model_path)
         transport = ServerTransport(server, renderer.tokenizer, timeout_s=timeout_s)
     else:
+        if POLICIES[policy] is not None:
+            engine_kwargs.setdefault("scheduler_cls", POLICIES[policy])
         transport, renderer = _inprocess_transport(model_path, max_model_len, kv_cache_gib, engine_kwargs)
     engine = VllmEngine(transport, renderer, model=_lm_name(model, model_path), default_max_tokens=max_tokens)
     return dspy.LM(engine.model, engine=engine, async_engine=AsyncVllmEngine(engine), temperature=temperature,

