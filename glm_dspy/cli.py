@@ -87,9 +87,15 @@ def cmd_eval(args) -> int:
     from glm_dspy.configure import configure
     from glm_dspy.evaluate import headline, load_questions, run_eval, summarize, write_charts
     from glm_dspy.graph import open_graph
+    from glm_dspy.models import DEFAULT_MODEL
 
     arms = [a.strip() for a in args.programs.split(",") if a.strip()]
-    questions = load_questions(args.dataset, args.db)[: args.limit]
+    questions = load_questions(args.dataset, args.db)
+    if args.shuffle:
+        import random
+
+        random.Random(args.seed).shuffle(questions)
+    questions = questions[: args.limit]
     if not questions:
         raise ValueError(f"no questions in {args.dataset}")
     with console.status("opening graph"):
@@ -97,12 +103,17 @@ def cmd_eval(args) -> int:
     with graph:
         with console.status("starting the engine" if args.server is None else f"connecting to {args.server}"):
             lm = configure(args.model, server=args.server)
-        if args.judge_model is None:
+        from glm_dspy.models import strongest_fetched_model
+
+        judge_model = args.judge_model or strongest_fetched_model() or args.model
+        if judge_model in (args.model, None) or (args.model is None and judge_model == DEFAULT_MODEL):
             judge_lm = lm
         else:
             from glm_dspy.lm import make_lm
 
-            judge_lm = make_lm(args.judge_model, cache=False)
+            with console.status(f"starting the judge model {judge_model}"):
+                judge_lm = make_lm(judge_model, cache=False)
+        console.print(f"judge: {judge_model or 'the model under test'}")
         with Progress(console=console) as bar:
             task = bar.add_task(f"{len(questions)} questions x {len(arms)} arms", total=len(questions) * len(arms))
             records = run_eval(questions, arms, graph, args.out, concurrency=args.concurrency, judge_lm=judge_lm,
@@ -170,7 +181,9 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--concurrency", type=int, default=1)
     evaluate.add_argument("--model", default=None)
     evaluate.add_argument("--server", default=None)
-    evaluate.add_argument("--judge-model", default=None, help="default: the model under test")
+    evaluate.add_argument("--judge-model", default=None,
+                          help="default: the largest registered model already fetched (glm-dspy model fetch NAME)")
+    evaluate.add_argument("--shuffle", action="store_true", help="shuffle the questions (by --seed) before --limit")
     evaluate.add_argument("--out", type=Path, default=Path("eval-out"), help="results.jsonl, charts; resumable")
     evaluate.add_argument("--seed", type=int, default=0)
     evaluate.set_defaults(run=cmd_eval)

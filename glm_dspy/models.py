@@ -236,6 +236,14 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def strongest_fetched_model(cache_dir: Path | None = None) -> str | None:
+    """The largest registered model already fetched (its manifest is there), or None. For the
+    eval's judge: the strongest local model, without downloading anything."""
+    fetched = [spec for name, spec in MODELS.items()
+               if (cache_root(cache_dir) / "models" / name / "hf" / MANIFEST_NAME).is_file()]
+    return max(fetched, key=lambda spec: spec.size).name if fetched else None
+
+
 def resolve_model(model: str | None) -> str:
     """Map a --model value to what vLLM loads: registered name -> fetched folder; dir -> itself; else hub id."""
     model = model or os.environ.get("GLM_MODEL") or DEFAULT_MODEL

@@ -80,3 +80,28 @@ def test_query_done_demotes_its_notebook(results):
     lm(request_for(lm, chat(None, "unrelated")))  # carries glm_finished_queries=["q-running"]
     assert not any("q-running" in queries for queries in queue._running.values())
     assert all(queue.tier_of(b) == Tier.FINISHED_NOTEBOOK for b in running if queue.tier_of(b) != Tier.PREFIX)
+
+
+# -- the same through the OpenAI server (hints in vllm_xargs) ---------------------------------------
+
+from tests.test_lm import server  # noqa: E402,F401 - `python -m backends.vllm_priority.serve --policy priority`
+
+
+def test_server_with_priority_keeps_them_too(server, tiny_model):  # noqa: F811
+    lm = make_lm(str(tiny_model), server=server[0], max_tokens=4, cache=False, timeout_s=60)
+    try:
+        cached, reusable = second_step_cached(lm)
+    finally:
+        lm.engine.close()
+    assert cached >= reusable - BLOCK_SIZE, (cached, reusable)
+
+
+def test_serve_arguments():
+    from backends.vllm_priority.serve import server_argv
+
+    assert server_argv("lru", ["--model", "m"], gpu=False) == [
+        "--model", "m", "--enable-prefix-caching", "--enable-prompt-tokens-details"]
+    assert server_argv("priority", [], gpu=False)[-1].endswith(".TieredScheduler")
+    assert server_argv("priority", [], gpu=True)[-1].endswith(".AsyncTieredScheduler")
+    with pytest.raises(ValueError, match="set by --policy"):
+        server_argv("priority", ["--scheduler-cls", "x"], gpu=False)

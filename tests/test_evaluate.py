@@ -54,7 +54,7 @@ def test_datasets_and_errors():
 
 @pytest.mark.slow
 def test_real_model_eval_three_questions_two_arms(nobel_db, tmp_path, capsys):
-    code = main(["eval", "--dataset", "nobel", "--db", str(nobel_db), "--programs", "glm,base", "--limit", "3",
+    code = main(["eval", "--dataset", "nobel", "--db", str(nobel_db), "--programs", "glm,base", "--limit", "3", "--judge-model", "qwen2.5-coder-0.5b",
                  "--out", str(tmp_path)])
     assert code == 0
     head = json.loads(capsys.readouterr().out.strip().splitlines()[-1])

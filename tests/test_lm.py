@@ -34,22 +34,10 @@ NOTEBOOK = "[Node:a1 {name: Marie Curie}]\n[neighbours:(p1 {title: Radium}),(p2 
 
 @pytest.fixture(scope="session")
 def tiny_model(tmp_path_factory) -> Path:
-    """Qwen2 with 2 layers, hidden 128, 2 heads (head_dim 64: CPU attention rejects 16), the real
-    Qwen tokenizer and chat template; random weights from a fixed seed. ~40 MB, a few seconds."""
-    import torch
-    from transformers import AutoConfig, AutoTokenizer, Qwen2Config, Qwen2ForCausalLM
+    """bench/tiny_model.py: Qwen2, 2 layers, random weights, the real Qwen tokenizer."""
+    from bench.tiny_model import build_tiny_model
 
-    from glm_dspy.models import fetch_model
-
-    folder, default = tmp_path_factory.mktemp("tiny-qwen2"), fetch_model(progress=False)
-    tokenizer, real = AutoTokenizer.from_pretrained(default), AutoConfig.from_pretrained(default)
-    config = Qwen2Config(vocab_size=real.vocab_size, hidden_size=128, num_hidden_layers=2, num_attention_heads=2,
-                         num_key_value_heads=2, intermediate_size=256, max_position_embeddings=4096,
-                         bos_token_id=real.bos_token_id, eos_token_id=real.eos_token_id, tie_word_embeddings=True)
-    torch.manual_seed(0)
-    Qwen2ForCausalLM(config).to(torch.bfloat16).save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
+    return build_tiny_model(tmp_path_factory.mktemp("tiny") / "tiny-qwen2")
 
 
 @pytest.fixture(scope="session")
@@ -248,12 +236,13 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(tiny_model, tmp_path_factory):
-    """`python -m vllm.entrypoints.openai.api_server` on a free port (~40 s to /health on 2 cores)."""
+    """`python -m backends.vllm_priority.serve --policy priority` (vLLM's OpenAI server with the
+    tiered scheduler) on a free port, with a small pool (~40 s to /health on 2 cores)."""
     port, log = free_port(), tmp_path_factory.mktemp("server") / "vllm.log"
-    command = [sys.executable, "-m", "vllm.entrypoints.openai.api_server", "--model", str(tiny_model),
-               "--host", "127.0.0.1", "--port", str(port), "--max-model-len", "2048", "--enforce-eager",
-               "--enable-prefix-caching", "--enable-prompt-tokens-details", "--generation-config", "vllm",
-               "--disable-log-stats", "--disable-uvicorn-access-log"]
+    command = [sys.executable, "-m", "backends.vllm_priority.serve", "--policy", "priority",
+               "--model", str(tiny_model), "--host", "127.0.0.1", "--port", str(port), "--max-model-len", "2048",
+               "--enforce-eager", "--generation-config", "vllm", "--block-size", "32",
+               "--num-gpu-blocks-override", "96", "--disable-log-stats", "--disable-uvicorn-access-log"]
     env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": "1", "HF_HUB_OFFLINE": "1"}
     with open(log, "w") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
