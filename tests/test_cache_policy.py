@@ -54,12 +54,14 @@ def results(tiny_model):  # noqa: F811
 
 def test_priority_keeps_prefix_and_running_notebook_through_a_flood(results):
     cached, reusable, lm = results["priority"]
+    print(f"\npriority: {cached} of {reusable} prefix+notebook tokens cached after the flood")
     assert reusable > 20 * BLOCK_SIZE  # the workload is big enough to mean something
     assert cached >= reusable - BLOCK_SIZE, (cached, reusable)
 
 
 def test_lru_loses_them(results):
     cached, reusable, _ = results["lru"]
+    print(f"\nlru: {cached} of {reusable} prefix+notebook tokens cached after the flood")
     assert cached < BLOCK_SIZE * 2, (cached, reusable)
 
 
@@ -105,3 +107,25 @@ def test_serve_arguments():
     assert server_argv("priority", [], gpu=True)[-1].endswith(".AsyncTieredScheduler")
     with pytest.raises(ValueError, match="set by --policy"):
         server_argv("priority", ["--scheduler-cls", "x"], gpu=False)
+
+
+def test_vertex_centric_reuse(results):
+    """(a) a query's next Reason step reuses its earlier notebook; (b) another query whose first
+    retrieval is the same vertex chunk shares its blocks (GLM §5.1)."""
+    *_, lm = results["priority"]
+    chunk_x = "\n".join(f"[Node:x{i} {{name: Scholar {i}, field: physics}}]" for i in range(25))
+    chunk_y = "\n".join(f"[Node:y{i} {{name: Prize {i}, year: {1901 + i}}}]" for i in range(25))
+
+    def cached(query_id, notebook, question):
+        with query_context(query_id):
+            lm(request_for(lm, chat(notebook, question)))
+        segments = lm.engine.render(request_for(lm, chat(notebook, question))).segments
+        notebook_end = max(s.end for s in segments if s.tier in (Tier.PREFIX, Tier.NOTEBOOK))
+        return lm.engine.calls[-1].num_cached_tokens, notebook_end
+
+    cached("q-a", chunk_x, "Which scholar came first?")
+    step_two, _ = cached("q-a", chunk_x + "\n\n" + chunk_y, "Which scholar won the first prize?")
+    other_query, x_end = cached("q-b", chunk_x, "How many scholars are there?")
+    print(f"\nstep 2 of q-a: {step_two} cached tokens; q-b's first step: {other_query} of {x_end} prefix+chunk tokens")
+    assert step_two >= x_end - BLOCK_SIZE  # (a) prefix + the whole first chunk
+    assert other_query >= x_end - BLOCK_SIZE  # (b) the shared first retrieval
