@@ -12,7 +12,7 @@ export VLLM_CPU_KVCACHE_SPACE ?= 2
 export HF_HUB_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: demo test setup model graph bench-graph clean
+.PHONY: demo test setup model graph bench-graph bench-cache clean
 
 demo: setup graph
 	$(VENV)/bin/glm-dspy demo --db $(DB)
@@ -44,6 +44,9 @@ $(DB)/meta.json: $(STAMPS)/install graphs/nobel.py graphs/load.py graphs/schema.
 
 bench-graph: setup
 	$(PY) -m bench.graph
+
+bench-cache: setup graph
+	$(PY) -m bench.cache
 
 clean:
 	rm -rf $(STAMPS) data

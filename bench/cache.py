@@ -12,8 +12,8 @@ information) for 1-4 retrievals, then a last Reason. Prompts are the real GLM ag
 lengths are fixed (Classify 6, Reason 60, Act 90 tokens: the model's text is irrelevant).
 The pool is small (`--blocks` of `--block-size` tokens), so the arms differ in what they keep.
 
-Arms: the real engine with `policy="priority"` and with `policy="lru"`; then the same calls'
-block trace (chain-hashed token ids, tiers from the hints) through the simulator under LRU,
+Arms: the real engine with `policy="priority"` and with `policy="lru"` (each `--repeats`
+times, alternating; the faster run of each counts); then the same calls' block trace (chain-hashed token ids, tiers from the hints) through the simulator under LRU,
 tiered and Belady at several capacities, and the simulator's vertex-chunk vs fine-grained
 retrieval comparison. Prints one table, then one JSON line of the headline figures.
 """
@@ -93,7 +93,7 @@ def run_engine(model: str, policy: str, workload: list[list[Call]], *, blocks: i
 
     from glm_dspy.lm import make_lm, query_context
 
-    lm = make_lm(model, max_model_len=min(8192, blocks * block_size), kv_cache_gib=1, cache=False, policy=policy, block_size=block_size,
+    lm = make_lm(model, max_model_len=min(8192, (blocks - 1) * block_size), kv_cache_gib=1, cache=False, policy=policy, block_size=block_size,
                  num_gpu_blocks_override=blocks)
 
     def one_query(calls: list[Call]) -> None:
@@ -157,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blocks", type=int, default=160, help="KV-cache pool size in blocks")
     parser.add_argument("--block-size", type=int, default=32)
     parser.add_argument("--in-flight", type=int, default=6)
+    parser.add_argument("--repeats", type=int, default=2, help="runs per arm, alternating; the faster counts")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     num_queries = args.queries or (24 if args.quick else 60)
@@ -175,9 +176,16 @@ def main(argv: list[str] | None = None) -> int:
         model = str(build_tiny_model(Path(user_cache_dir("glm-dspy")) / "tiny-qwen2"))
     with open_graph(args.db) as graph:
         workload = build_workload(graph, num_queries, args.seed)
-    runs = {policy: run_engine(model, policy, workload, blocks=args.blocks, block_size=args.block_size,
-                               in_flight=args.in_flight) for policy in ("lru", "priority")}
-    rows = {policy: summarize(run, num_queries) for policy, run in runs.items()}
+    # every arm twice, alternating, keeping each arm's faster run: the first engine of a process
+    # runs slower (warm-up), which would otherwise favour whichever arm goes second
+    runs, rows = {}, {}
+    for _ in range(args.repeats):
+        for policy in ("lru", "priority"):
+            run = run_engine(model, policy, workload, blocks=args.blocks, block_size=args.block_size,
+                             in_flight=args.in_flight)
+            row = summarize(run, num_queries)
+            if policy not in rows or row["queries_per_s"] > rows[policy]["queries_per_s"]:
+                runs[policy], rows[policy] = run, row
 
     trace = block_trace(workload, runs["priority"], args.block_size)
     capacities = sorted({args.blocks // 2, args.blocks, args.blocks * 2})

@@ -129,7 +129,7 @@ def cmd_eval(args) -> int:
         table.add_row(arm, f"{row['em']:.3f}", f"{row['rouge_l']:.3f}", f"{row['judge']:.3f}", f"{row['tokens']:,.0f}",
                       f"{row['calls']:.2f}", f"{row['p50_s']:.1f}", f"{row['p95_s']:.1f}", f"{row['qps']:.3f}",
                       f"{row['hit_rate']:.1%}", ", ".join(f"{k}: {v}" for k, v in row["errors"].items()))
-    Console().print(table)
+    Console(width=160).print(table)
     charts = write_charts(rows, args.out)
     console.print(f"records: {args.out / 'results.jsonl'}; charts: {', '.join(str(p) for p in charts)}")
     print(json.dumps(headline(rows)))

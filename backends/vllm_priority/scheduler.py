@@ -39,6 +39,8 @@ class _Tiered:
         self.tiered_queue = TieredFreeQueue(pool.free_block_queue.get_all_free_blocks())
         pool.free_block_queue = self.tiered_queue
         self._hints: dict[str, tuple[list[tuple[int, Tier]], str | None]] = {}  # request id -> (ends, query)
+        # request id -> (how many of its blocks are tagged, the last one's id)
+        self._tagged: dict[str, tuple[int, int]] = {}
         allocate = self.kv_cache_manager.allocate_slots
 
         def allocate_and_tag(request, *args, **kwargs):
@@ -60,12 +62,23 @@ class _Tiered:
 
     def _free_request(self, request, *args, **kwargs):
         self._hints.pop(request.request_id, None)
+        self._tagged.pop(request.request_id, None)
         return super()._free_request(request, *args, **kwargs)
 
     def _tag(self, request) -> None:
+        """Tag the request's blocks not tagged yet. allocate_slots runs every step of every running
+        request, and a block's tier depends only on its position, so each block is tagged once
+        (a preempted request's list starts over: its last tagged block is no longer where it was)."""
         ends, query_id = self._hints.get(request.request_id, ([], None))
+        blocks = self.kv_cache_manager.get_blocks(request.request_id).blocks[0]
+        start, last_id = self._tagged.get(request.request_id, (0, -1))
+        if start > len(blocks) or (start and blocks[start - 1].block_id != last_id):
+            start = 0
+        if blocks:
+            self._tagged[request.request_id] = (len(blocks), blocks[-1].block_id)
         segment = 0
-        for index, block in enumerate(self.kv_cache_manager.get_blocks(request.request_id).blocks[0]):
+        for index in range(start, len(blocks)):
+            block = blocks[index]
             if block.is_null:
                 continue
             last_token = (index + 1) * self.block_size - 1
