@@ -123,7 +123,7 @@ def _view_order(src, dst, rel, degrees, num_nodes, k) -> np.ndarray:
     inverse_degree = max_degree - degrees[dst]
     if 2 * node_bits + degree_bits + rel_bits <= 63:
         key = ((((src.astype(np.int64) << rel_bits) | rel) << degree_bits | inverse_degree) << node_bits) | dst
-        by_group = np.argsort(key, kind="stable")
+        by_group = np.argsort(key)  # keys are unique: no stability needed
     else:
         by_group = np.lexsort((dst, inverse_degree, rel, src))  # the last key is the primary one
     group = src[by_group].astype(np.int64) * (1 << rel_bits) + rel[by_group]
@@ -137,7 +137,7 @@ def _view_order(src, dst, rel, degrees, num_nodes, k) -> np.ndarray:
     if 2 * node_bits + rank_bits + degree_bits + rel_bits <= 63:
         key = src.astype(np.int64) << rank_bits | rank
         key = ((((key << degree_bits) | inverse_degree) << node_bits | dst) << rel_bits) | rel
-        order = np.argsort(key, kind="stable")
+        order = np.argsort(key)  # keys are unique: no stability needed
     else:
         order = np.lexsort((rel, dst, inverse_degree, rank, src))
     return candidates[order]
