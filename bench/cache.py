@@ -126,7 +126,7 @@ def summarize(run: dict, num_queries: int) -> dict:
 
 def block_trace(workload: list[list[Call]], run: dict, block_size: int):
     """The simulator's trace of the calls in the order the engine started them."""
-    from backends.vllm_priority.hints import Tier
+    from backends.vllm_priority.hints import block_tiers
     from backends.vllm_priority.simulator import Request
 
     by_query = {calls[0].query_id: iter(calls) for calls in workload}
@@ -134,16 +134,12 @@ def block_trace(workload: list[list[Call]], run: dict, block_size: int):
     for record in sorted(run["calls"], key=lambda c: c.started_at):
         c = next(by_query[record.query_id])
         prompt = run["renderer"].render(c.messages)
-        ends = [(end, Tier(tier)) for _, end, tier in ((s.start, s.end, s.tier) for s in prompt.segments)]
-        blocks, parent, segment = [], None, 0
-        ids = list(prompt.token_ids)
-        for index in range(len(ids) // block_size):
-            last = (index + 1) * block_size - 1
-            while segment < len(ends) and ends[segment][0] <= last:
-                segment += 1
+        ids, num_full = list(prompt.token_ids), len(prompt.token_ids) // block_size
+        blocks, parent = [], None
+        for index, tier in enumerate(block_tiers(prompt.segments, block_size, 0, num_full)):
             parent = hash((parent, tuple(ids[index * block_size:(index + 1) * block_size])))
-            blocks.append((parent, ends[segment][1] if segment < len(ends) else Tier.VARIABLE))
-        generated = (len(ids) + OUTPUT_TOKENS[c.agent]) // block_size - len(blocks)
+            blocks.append((parent, tier))
+        generated = (len(ids) + OUTPUT_TOKENS[c.agent]) // block_size - num_full
         trace.append(Request(c.query_id, tuple(blocks), generated, c.is_query_end))
     return trace
 

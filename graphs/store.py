@@ -142,9 +142,11 @@ class GraphStore:
         records: list[NodeRecord | None] = [None] * len(typed_ids)
         candidates: list[list[tuple[str, int, NodeRecord]]] = [[] for _ in typed_ids]
         batch: list[tuple[int, str, str, list[str]]] = []
+        num_branches = 0
         for pos, (type_name, node_id) in enumerate(typed_ids):
             batch.append((pos, type_name, node_id, self.schema.neighbour_types(type_name)))
-            if pos == len(typed_ids) - 1 or sum(max(len(item[3]), 1) for item in batch) >= LIVE_BRANCHES:
+            num_branches += max(len(batch[-1][3]), 1)
+            if pos == len(typed_ids) - 1 or num_branches >= LIVE_BRANCHES:
                 rows = self.query(node_info_query([item[1:] for item in batch], k))
                 for row in rows:
                     pos_in_all = batch[row["pos"]][0]
@@ -156,7 +158,7 @@ class GraphStore:
                         text = neighbour.features.get(self.schema.node_types[neighbour.type].text_feature)
                         neighbour.features = self._label(neighbour.type, text)
                         candidates[pos_in_all].append((_relation(row["rel"]), raw[DEGREE], neighbour))
-                batch = []
+                batch, num_branches = [], 0
         for record, found in zip(records, candidates):
             if record is not None:
                 record.neighbours = merge_neighbours(found, k)

