@@ -34,6 +34,11 @@ class EvalQuestion:
     qid: str
     question: str
     answer: str
+    alternatives: tuple[str, ...] = ()  # other accepted answers (PathQuestion lists some)
+
+    @property
+    def golds(self) -> tuple[str, ...]:
+        return (self.answer, *(a for a in self.alternatives if a != self.answer))
 
 
 def load_questions(dataset: str, db_dir: Path | None = None) -> list[EvalQuestion]:
@@ -65,7 +70,7 @@ def load_questions(dataset: str, db_dir: Path | None = None) -> list[EvalQuestio
         found = read_questions(path)
     else:
         raise ValueError(f"unknown dataset {dataset!r}; use nobel, synthetic, pathquestion[:pql] or grbench:<domain>")
-    return [EvalQuestion(q.qid, q.question, q.answer) for q in found]
+    return [EvalQuestion(q.qid, q.question, q.answer, tuple(getattr(q, "meta", {}).get("alternatives", ()))) for q in found]
 
 
 def make_program(arm: str, graph):
@@ -131,7 +136,8 @@ def run_eval(questions: list[EvalQuestion], arms: list[str], graph, out_dir: Pat
             latency = time.perf_counter() - started
             verdict = _judge(judge_lm, question, answer) if judge_lm is not None and answer else False
         record = {"qid": question.qid, "arm": arm, "question": question.question, "gold": question.answer,
-                  "answer": answer, "em": exact_match(answer, question.answer), "rouge_l": rouge_l(answer, question.answer),
+                  "answer": answer, "em": any(exact_match(answer, gold) for gold in question.golds),
+                  "rouge_l": max(rouge_l(answer, gold) for gold in question.golds),
                   "judge": verdict, "latency_s": latency, "error_category": error,
                   "prompt_tokens": usage.get("prompt_tokens", 0), "cached_tokens": usage.get("cached_tokens", 0),
                   "completion_tokens": usage.get("completion_tokens", 0), "calls": usage.get("num_calls", 0),

@@ -40,8 +40,10 @@ _JUDGE_LABELS = {"answer", "judgement", "judgment", "verdict"}  # "Answer: Yes" 
 
 
 def normalize_answer(text: str) -> str:
-    """SQuAD normalization: lowercase, drop punctuation, drop articles a/an/the, collapse whitespace."""
-    text = str(text).lower().translate(_PUNCTUATION)
+    """SQuAD normalization: lowercase, drop punctuation, drop articles a/an/the, collapse whitespace.
+
+    Underscores become spaces first: knowledge-base ids (PathQuestion's `united_kingdom`) are names."""
+    text = str(text).lower().replace("_", " ").translate(_PUNCTUATION)
     return " ".join(_ARTICLES.sub(" ", text).split())
 
 

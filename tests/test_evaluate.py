@@ -45,9 +45,17 @@ def test_headline_ratios():
                               "judge_glm": 0.5, "judge_graphcot": 0.25, "em_glm": 0.5, "em_graphcot": 0.0}
 
 
+def test_alternative_answers_count_as_exact_matches(tiny_graph, tmp_path):
+    question = EvalQuestion("q1", "Which nation?", "united_kingdom", ("united_kingdom", "england"))
+    with dspy.context(lm=DummyLM([{"answer": "England"}])):
+        [record] = run_eval([question], ["base"], tiny_graph, tmp_path)
+    assert record["em"] and record["rouge_l"] == 1.0
+
+
 def test_datasets_and_errors():
     assert len(load_questions("nobel")) >= 40
-    assert len(load_questions("pathquestion")) > 100
+    pathquestions = load_questions("pathquestion")
+    assert len(pathquestions) > 100 and pathquestions[0].golds[0] == "united_kingdom"
     with pytest.raises(ValueError, match="unknown dataset"):
         load_questions("wikidata")
 

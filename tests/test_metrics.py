@@ -18,6 +18,7 @@ from glm_dspy.metrics import (
     ("  An  apple,\ta PEAR  ", "apple pear"),
     ("Theory of the atom", "theory of atom"),  # "the" inside "Theory" stays
     ("1867-11-07", "18671107"),
+    ("united_kingdom", "united kingdom"),  # knowledge-base ids read as names
     ("", ""),
 ])
 def test_normalize_answer(text, expected):
