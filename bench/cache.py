@@ -12,8 +12,9 @@ information) for 1-4 retrievals, then a last Reason. Prompts are the real GLM ag
 lengths are fixed (Classify 6, Reason 60, Act 90 tokens: the model's text is irrelevant).
 The pool is small (`--blocks` of `--block-size` tokens), so the arms differ in what they keep.
 
-Arms: the real engine with `policy="priority"` and with `policy="lru"` (each `--repeats`
-times, alternating; the faster run of each counts); then the same calls' block trace (chain-hashed token ids, tiers from the hints) through the simulator under LRU,
+Arms: the real engine with `policy="lru"` and with `policy="priority"` at each `--pinned-shares`
+(tier-I share of the pool), each on a fresh engine `--repeats` times in rotating order; figures
+are medians over repeats, the throughput ratio the median of within-repeat ratios; then the same calls' block trace (chain-hashed token ids, tiers from the hints) through the simulator under LRU,
 tiered and Belady at several capacities, and the simulator's vertex-chunk vs fine-grained
 retrieval comparison. Prints one table, then one JSON line of the headline figures.
 """
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import random
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -30,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from backends.vllm_priority.tiered_queue import PINNED_SHARE
 
 OUTPUT_TOKENS = {"classify": 6, "reason": 60, "act": 90}
 
@@ -124,6 +128,11 @@ def summarize(run: dict, num_queries: int) -> dict:
             "queries_per_s": num_queries / run["wall_s"], "calls": len(calls)}
 
 
+def median_row(rows: list[dict]) -> dict:
+    """Each figure's median over the repeats of one arm."""
+    return {key: type(rows[0][key])(np.median([row[key] for row in rows])) for key in rows[0]}
+
+
 def block_trace(workload: list[list[Call]], run: dict, block_size: int):
     """The simulator's trace of the calls in the order the engine started them."""
     from backends.vllm_priority.hints import block_tiers
@@ -153,13 +162,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blocks", type=int, default=160, help="KV-cache pool size in blocks")
     parser.add_argument("--block-size", type=int, default=32)
     parser.add_argument("--in-flight", type=int, default=6)
-    parser.add_argument("--repeats", type=int, default=2, help="runs per arm, alternating; the faster counts")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per arm, in rotating order (median counts)")
+    parser.add_argument("--pinned-shares", type=lambda text: [float(x) for x in text.split(",")], default=[PINNED_SHARE],
+                        help="priority arms by tier-I pinned share of the pool, comma-separated; the first is the "
+                             f"headline arm (default {PINNED_SHARE:g}, the engine default)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     num_queries = args.queries or (24 if args.quick else 60)
 
     from platformdirs import user_cache_dir
 
+    from backends.vllm_priority.scheduler import PINNED_SHARE_ENV
     from backends.vllm_priority.simulator import POLICIES, simulate, synthetic_glm_trace
     from glm_dspy.graph import open_graph
 
@@ -172,16 +185,23 @@ def main(argv: list[str] | None = None) -> int:
         model = str(build_tiny_model(Path(user_cache_dir("glm-dspy")) / "tiny-qwen2"))
     with open_graph(args.db) as graph:
         workload = build_workload(graph, num_queries, args.seed)
-    # every arm twice, alternating, keeping each arm's faster run: the first engine of a process
-    # runs slower (warm-up), which would otherwise favour whichever arm goes second
-    runs, rows = {}, {}
-    for _ in range(args.repeats):
-        for policy in ("lru", "priority"):
+    # Each repeat runs every arm once on a fresh engine, the order rotating between repeats; the
+    # throughput ratio is the median over repeats of priority/LRU within the repeat, so the slow
+    # drifts of a shared machine (and the first engine's warm-up) cancel instead of picking a winner.
+    arms = ["lru", *(f"priority@{share:g}" for share in args.pinned_shares)]
+    samples: dict[str, list[tuple[dict, dict]]] = {arm: [] for arm in arms}
+    for repeat in range(args.repeats):
+        for arm in arms[repeat % len(arms):] + arms[:repeat % len(arms)]:
+            policy, _, share = arm.partition("@")
+            os.environ[PINNED_SHARE_ENV] = share or "0"  # read by the in-process engine's scheduler
             run = run_engine(model, policy, workload, blocks=args.blocks, block_size=args.block_size,
                              in_flight=args.in_flight)
-            row = summarize(run, num_queries)
-            if policy not in rows or row["queries_per_s"] > rows[policy]["queries_per_s"]:
-                runs[policy], rows[policy] = run, row
+            samples[arm].append((run, summarize(run, num_queries)))
+    rows = {arm: median_row([row for _, row in runs]) for arm, runs in samples.items()}
+    ratios = {arm: float(np.median([p["queries_per_s"] / l["queries_per_s"]
+                                    for (_, p), (_, l) in zip(samples[arm], samples["lru"])])) for arm in arms}
+    default_arm = f"priority@{args.pinned_shares[0]:g}"
+    runs = {"priority": samples[default_arm][0][0]}
 
     trace = block_trace(workload, runs["priority"], args.block_size)
     capacities = sorted({args.blocks // 2, args.blocks, args.blocks * 2})
@@ -194,23 +214,24 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"\ncache bench: {num_queries} GLM queries ({sum(map(len, workload))} calls), {args.in_flight} in flight, "
           f"pool {args.blocks} x {args.block_size} tokens, model {Path(model).name}")
-    print(f"{'arm':<34}{'hit rate':>9}{'prefill tok':>12}{'p50 ms':>9}{'p95 ms':>9}{'queries/s':>10}")
-    for policy, row in rows.items():
-        print(f"{'engine ' + policy:<34}{row['hit_rate']:>9.3f}{row['prefill_tokens']:>12,}{row['p50_ms']:>9.0f}"
-              f"{row['p95_ms']:>9.0f}{row['queries_per_s']:>10.3f}")
+    print(f"{'arm':<34}{'hit rate':>9}{'prefill tok':>12}{'p50 ms':>9}{'p95 ms':>9}{'queries/s':>10}{'vs LRU':>8}")
+    for arm, row in rows.items():
+        name = "engine lru" if arm == "lru" else f"engine priority, pinned {arm.partition('@')[2]}"
+        print(f"{name:<34}{row['hit_rate']:>9.3f}{row['prefill_tokens']:>12,}{row['p50_ms']:>9.0f}"
+              f"{row['p95_ms']:>9.0f}{row['queries_per_s']:>10.3f}{ratios[arm]:>8.3f}")
     for capacity, results in simulated.items():
         for policy, result in results.items():
             print(f"{f'simulator {policy} @ {capacity} blocks':<34}{result.hit_rate:>9.3f}")
     for kind, rate in retrieval.items():
         print(f"{f'simulator tiered, {kind} retrieval':<34}{rate:>9.3f}")
     at = simulated.get(args.blocks) or next(iter(simulated.values()))
-    headline = {"lru_hit_rate": round(rows["lru"]["hit_rate"], 4), "priority_hit_rate": round(rows["priority"]["hit_rate"], 4),
+    headline = {"lru_hit_rate": round(rows["lru"]["hit_rate"], 4), "priority_hit_rate": round(rows[default_arm]["hit_rate"], 4),
                 "opt_hit_rate": round(at["belady"].hit_rate, 4),
                 "sim_lru_hit_rate": round(at["lru"].hit_rate, 4), "sim_priority_hit_rate": round(at["tiered"].hit_rate, 4),
-                "throughput_ratio": round(rows["priority"]["queries_per_s"] / rows["lru"]["queries_per_s"], 4),
-                "prefill_ratio": round(rows["priority"]["prefill_tokens"] / max(rows["lru"]["prefill_tokens"], 1), 4),
+                "throughput_ratio": round(ratios[default_arm], 4),
+                "prefill_ratio": round(rows[default_arm]["prefill_tokens"] / max(rows["lru"]["prefill_tokens"], 1), 4),
                 "vertex_vs_fine_grained_points": round(100 * (retrieval["vertex"] - retrieval["fine_grained"]), 2),
-                "blocks": args.blocks, "block_size": args.block_size, "queries": num_queries, "model": Path(model).name}
+                "pinned_share": args.pinned_shares[0], "repeats": args.repeats, "blocks": args.blocks, "block_size": args.block_size, "queries": num_queries, "model": Path(model).name}
     print(json.dumps(headline))
     return 0
 

@@ -14,8 +14,8 @@ P1_YEAR = 'print(NodeFeature(RetrieveNode("Notes on the Analytical Engine"), "ye
 
 
 @pytest.fixture
-def program(tiny_graph):
-    return GLM(tiny_graph, max_steps=3)
+def program(tiny_graph):  # Algorithm 1 as written: the loop opens with Reason
+    return GLM(tiny_graph, max_steps=3, act_first=False)
 
 
 def run(program, answers, question="q?"):
@@ -41,6 +41,19 @@ def test_deterministic_path_prints_the_answer(program):
     assert prediction.answer == "1843" and prediction.kind == "deterministic"
     assert agents(prediction) == ["classify", "act"] and prediction.num_calls == 2
     assert prediction.steps[1]["output"] == "1843" and prediction.error_category is None
+
+
+def test_act_first_opens_the_loop_with_act_on_the_question(tiny_graph):
+    question = "Who wrote Notes on the Analytical Engine, and when?"
+    prediction, lm = run(GLM(tiny_graph), [
+        {"kind": "non_deterministic"},
+        {"code": 'print(NodeInfo(RetrieveNode("Notes on the Analytical Engine")))'},
+        reason(True, answer="Ada Lovelace, 1843"),
+    ], question=question)
+    assert agents(prediction) == ["classify", "act", "reason"] and prediction.num_calls == 3
+    assert question in last_user_message(lm, 1)  # Act's request is the question itself
+    assert prediction.notebook == tiny_graph.retriever.node_info("p1")
+    assert prediction.answer == "Ada Lovelace, 1843"
 
 
 def test_iterative_path_grows_the_notebook(program, tiny_graph):
@@ -89,7 +102,7 @@ def test_a_repair_that_repeats_the_failing_code_is_not_run(program):
 
 
 def test_failed_lookup_leaves_the_chunks_of_the_nodes_it_found(tiny_graph):
-    program = GLM(tiny_graph, max_repairs=0)
+    program = GLM(tiny_graph, max_repairs=0, act_first=False)
     wrong_feature = {"code": 'ada = RetrieveNode("Ada Lovelace")\nprint(NodeFeature(ada, "year"))'}
     prediction, lm = run(program, [{"kind": "deterministic"}, wrong_feature, reason(True, answer="1815")])
     ada = tiny_graph.retriever.node_info(tiny_graph.retriever.retrieve_node("Ada Lovelace"))
@@ -128,7 +141,7 @@ def test_snippet_that_prints_nothing_is_an_error(program):
 
 
 def test_retrieval_error_is_categorized_and_fed_back(tiny_graph):
-    program = GLM(tiny_graph, max_steps=1, max_repairs=1)
+    program = GLM(tiny_graph, max_steps=1, max_repairs=1, act_first=False)
     ghost = {"code": 'print(NodeInfo("ghost"))'}
     prediction, lm = run(program, [{"kind": "non_deterministic"}, reason(False, missing="m"), ghost, ghost])
     assert prediction.error_category == RETRIEVAL_ERROR and prediction.answer == ""
@@ -137,7 +150,7 @@ def test_retrieval_error_is_categorized_and_fed_back(tiny_graph):
 
 
 def test_asking_again_for_what_failed_stops_the_loop(tiny_graph):
-    program = GLM(tiny_graph, max_steps=5, max_repairs=0)
+    program = GLM(tiny_graph, max_steps=5, max_repairs=0, act_first=False)
     ghost = {"code": 'print(NodeInfo("ghost"))'}
     prediction, _ = run(program, [{"kind": "non_deterministic"}, reason(False, missing="m"), ghost,
                                   reason(False, missing="m")])
@@ -171,7 +184,7 @@ def test_an_answer_found_in_the_notebook_ends_the_loop(program, tiny_graph):
 
 
 def test_grounding_can_be_switched_off(tiny_graph):
-    program = GLM(tiny_graph, max_steps=2, accept_grounded_answers=False)
+    program = GLM(tiny_graph, max_steps=2, accept_grounded_answers=False, act_first=False)
     year = tiny_graph.retriever.node_feature("p1", "year")
     prediction, _ = run(program, [
         {"kind": "non_deterministic"}, reason(False, missing="the paper"), {"code": 'print(NodeInfo("p1"))'},

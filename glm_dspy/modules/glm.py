@@ -2,9 +2,14 @@
 
     kind = Classify(question)
     deterministic:      Act(question) -> run -> the printed output is the answer
-    non-deterministic:  notebook = []; repeat up to max_steps:
+    non-deterministic:  notebook = [Act(question) -> run -> output]   (with act_first)
+                        repeat up to max_steps:
                             Reason(notebook, question) -> finished? answer : missing information
                             Act(missing information) -> run -> notebook += output
+
+With `act_first` (the default) the loop opens with Act on the question itself: Reason on an
+empty notebook can only ask for information, and its request is a paraphrase of the
+question, so that call is skipped (one LLM call fewer per non-deterministic question).
 
 A snippet that fails (an error, nothing printed, or only graph-function observations such
 as "no node with id ...") goes back to Act with its code and error, at most `max_repairs`
@@ -41,7 +46,7 @@ DEFAULT_MAX_REPAIRS = 2
 
 class GLM(dspy.Module):
     def __init__(self, graph=None, *, max_steps: int = DEFAULT_MAX_STEPS, max_repairs: int = DEFAULT_MAX_REPAIRS,
-                 executor=None, accept_grounded_answers: bool = True):
+                 executor=None, accept_grounded_answers: bool = True, act_first: bool = True):
         super().__init__()
         assert max_steps >= 1 and max_repairs >= 0
         self.classify = ClassifyAgent()
@@ -50,6 +55,7 @@ class GLM(dspy.Module):
         self.max_steps = max_steps
         self.max_repairs = max_repairs
         self.accept_grounded_answers = accept_grounded_answers
+        self.act_first = act_first
         self.graph = graph
         self.executor = executor
         # ChatAdapter without the JSON fallback (the prompt layout must not change on a parse
@@ -77,7 +83,8 @@ class GLM(dspy.Module):
                 elif found:
                     notebook.append(found)
             if answer is None and category != UNEXPECTED_OUTPUT:
-                answer, category = self._iterate(question, notebook, log)
+                answer, category = self._iterate(question, notebook, log,
+                                                 act_first=self.act_first and kind != "deterministic")
         return dspy.Prediction(answer=answer or "", kind=kind, notebook=notebook.text, query_id=query_id,
                                steps=[s.as_dict() for s in log.steps], error_category=category,
                                num_calls=log.num_calls, prompt_tokens=log.prompt_tokens,
@@ -89,8 +96,9 @@ class GLM(dspy.Module):
         # an unreadable classification costs nothing worse than the general path
         return prediction.kind if prediction is not None else "non_deterministic"
 
-    def _iterate(self, question: str, notebook: Notebook, log: StepLog) -> tuple[str | None, str | None]:
-        """The notebook loop; returns (answer, error category).
+    def _iterate(self, question: str, notebook: Notebook, log: StepLog,
+                 act_first: bool = False) -> tuple[str | None, str | None]:
+        """The notebook loop; returns (answer, error category). `act_first`: open with Act on the question.
 
         Reason ends the loop with an answer when it says finished, or when it gives an answer
         but names nothing new to retrieve (no missing information, or a request already made:
@@ -100,6 +108,12 @@ class GLM(dspy.Module):
         they already hold.
         """
         last_problem, asked = None, set()
+        if act_first:
+            asked.add(question)
+            problem = self._retrieve(question, notebook, log)
+            if problem == UNEXPECTED_OUTPUT:
+                return None, UNEXPECTED_OUTPUT
+            last_problem = problem
         for _ in range(self.max_steps):
             prediction, step = call_agent("reason", self.reason, notebook=notebook.text, question=question)
             log.add(step)
@@ -113,15 +127,22 @@ class GLM(dspy.Module):
             if request in asked:  # no progress
                 return (answer, None) if answer else (None, last_problem or STEP_LIMIT)
             asked.add(request)
-            output, problem, found = self._act(request, log)
+            problem = self._retrieve(request, notebook, log)
             if problem == UNEXPECTED_OUTPUT:
                 return None, UNEXPECTED_OUTPUT
-            if problem is not None:
-                last_problem = problem
-                output = found or f"(nothing found for: {request})"
-            if output not in notebook.blocks:
-                notebook.append(output)
+            last_problem = problem or last_problem
         return None, last_problem if last_problem == RETRIEVAL_ERROR else STEP_LIMIT
+
+    def _retrieve(self, request: str, notebook: Notebook, log: StepLog) -> str | None:
+        """Act on `request` and put what it found (or that it found nothing) in the notebook; the problem, if any."""
+        output, problem, found = self._act(request, log)
+        if problem == UNEXPECTED_OUTPUT:
+            return problem
+        if problem is not None:
+            output = found or f"(nothing found for: {request})"
+        if output not in notebook.blocks:
+            notebook.append(output)
+        return problem
 
     def _act(self, request: str, log: StepLog) -> tuple[str | None, str | None, str | None]:
         """Write and run a snippet for `request`, repairing it on failure.
