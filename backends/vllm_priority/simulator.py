@@ -94,8 +94,10 @@ def _pool(trace: list[Request], capacity: int, is_tiered: bool) -> list[int]:
     blocks = [_Block(block_id) for block_id in range(capacity)]
     queue = TieredFreeQueue(blocks, num_pinned_max=None if is_tiered else 0)
     cached: dict[Hashable, _Block] = {}
-    num_leading_hits, fresh = [], itertools.count()
+    num_leading_hits, fresh, num_pinned = [], itertools.count(), queue.num_pinned_max
     for request in trace:
+        # as TieredScheduler: the pin holds against hint-less requests (all tier IV) only
+        queue.num_pinned_max = num_pinned if all(tier == Tier.VARIABLE for _, tier in request.blocks) else 0
         held, num_hits, is_prefix = [], 0, True
         wanted = [*request.blocks, *(((request.query_id, "out", next(fresh)), Tier.VARIABLE)
                                      for _ in range(request.num_generated_blocks))]
