@@ -56,6 +56,9 @@ def test_datasets_and_errors():
     assert len(load_questions("nobel")) >= 40
     pathquestions = load_questions("pathquestion")
     assert len(pathquestions) > 100 and pathquestions[0].golds[0] == "united_kingdom"
+    assert len(load_questions("grbench:dblp")) > 100  # GRBench's question files; the graph is the user's
+    with pytest.raises(ValueError, match="no GRBench question file"):
+        load_questions("grbench:no-such-domain")
     with pytest.raises(ValueError, match="unknown dataset"):
         load_questions("wikidata")
 
