@@ -5,11 +5,12 @@ of one query. With `policy="priority"` the stable prefix (tier I) and the runnin
 notebook (tier II) are still cached at the second step; with `policy="lru"` they are gone.
 """
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from backends.vllm_priority.hints import Tier
+from backends.vllm_priority.hints import Segment, Tier, encode_hints
 from glm_dspy.lm import make_lm, query_context
 from glm_dspy.lm.transport import GenerationParams
 from tests.test_lm import INSTRUCTIONS, chat, request_for, tiny_model  # noqa: F401 - the session fixture
@@ -142,3 +143,30 @@ def test_concurrency_and_preemption_keep_the_side_tables_consistent(results):
     assert queue.num_free_blocks == NUM_BLOCKS - 1 - pinned == len(queue.get_all_free_blocks())
     assert set(queue._running) <= set(queue._list_of)  # tier-II claims only on blocks that exist
     assert not scheduler._hints and not scheduler._tagged  # nothing left of finished requests
+
+
+def test_the_pin_never_starves_a_request(tiny_model):  # noqa: F811
+    """A GLM prompt leaves a long tier-I prefix free in the pool (pinned up to the share); then a
+    hint-less request longer than the unpinned rest must still run: with nothing else running no
+    one would ever free blocks for it, so the pin yields."""
+    lm = make_lm(str(tiny_model), max_model_len=(NUM_BLOCKS - 1) * BLOCK_SIZE, kv_cache_gib=1, max_tokens=1,
+                 cache=False, policy="priority", block_size=BLOCK_SIZE, num_gpu_blocks_override=NUM_BLOCKS)
+    try:
+        transport, params = lm.engine.transport, GenerationParams(max_tokens=1)
+        scheduler = transport.scheduler
+        prefix = [1000 + i * 13 % 40000 for i in range(40 * BLOCK_SIZE)]
+        list(transport.generate(prefix, params, encode_hints("q-pin", [Segment(0, len(prefix), Tier.PREFIX)]),
+                                stream=False))
+        unpinned = NUM_BLOCKS - 1 - scheduler.num_pinned
+        assert scheduler.num_pinned > 0 and scheduler.tiered_queue.num_free_blocks == unpinned
+        long = [2000 + i * 7 % 40000 for i in range((unpinned + 4) * BLOCK_SIZE)]
+        done = threading.Event()
+
+        def run_long():
+            list(transport.generate(long, params, {}, stream=False))
+            done.set()
+
+        threading.Thread(target=run_long, daemon=True).start()
+        assert done.wait(120), f"a {len(long)}-token request never ran next to {scheduler.num_pinned} pinned blocks"
+    finally:
+        lm.engine.close()

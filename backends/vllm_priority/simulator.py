@@ -92,12 +92,12 @@ def _pool(trace: list[Request], capacity: int, is_tiered: bool) -> list[int]:
     """Per request, how many leading prompt blocks hit, with BlockPool's moves on a TieredFreeQueue
     (no tiers and nothing pinned is vLLM's LRU order)."""
     blocks = [_Block(block_id) for block_id in range(capacity)]
-    queue = TieredFreeQueue(blocks, num_pinned_max=None if is_tiered else 0)
+    # Requests run one at a time here, and TieredScheduler's pin holds only against hint-less
+    # requests while another runs: it never applies, so nothing is pinned.
+    queue = TieredFreeQueue(blocks, num_pinned_max=0)
     cached: dict[Hashable, _Block] = {}
-    num_leading_hits, fresh, num_pinned = [], itertools.count(), queue.num_pinned_max
+    num_leading_hits, fresh = [], itertools.count()
     for request in trace:
-        # as TieredScheduler: the pin holds against hint-less requests (all tier IV) only
-        queue.num_pinned_max = num_pinned if all(tier == Tier.VARIABLE for _, tier in request.blocks) else 0
         held, num_hits, is_prefix = [], 0, True
         wanted = [*request.blocks, *(((request.query_id, "out", next(fresh)), Tier.VARIABLE)
                                      for _ in range(request.num_generated_blocks))]
@@ -108,9 +108,6 @@ def _pool(trace: list[Request], capacity: int, is_tiered: bool) -> list[int]:
                 num_hits += is_prefix
             else:  # BlockPool.get_new_blocks, then cache_full_blocks
                 is_prefix = False
-                if queue.num_free_blocks == 0:
-                    raise ValueError(f"query {request.query_id}: {len(wanted)} blocks do not fit next to the "
-                                     f"{queue.num_pinned_max} pinned ones in {capacity}: raise the capacity")
                 block = queue.popleft()
                 cached.pop(block.block_hash, None)
                 block.block_hash, cached[block_hash] = block_hash, block
