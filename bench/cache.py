@@ -201,9 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     ratios = {arm: float(np.median([p["queries_per_s"] / l["queries_per_s"]
                                     for (_, p), (_, l) in zip(samples[arm], samples["lru"])])) for arm in arms}
     default_arm = f"priority@{args.pinned_shares[0]:g}"
-    runs = {"priority": samples[default_arm][0][0]}
 
-    trace = block_trace(workload, runs["priority"], args.block_size)
+    trace = block_trace(workload, samples[default_arm][0][0], args.block_size)
     capacities = sorted({args.blocks // 2, args.blocks, args.blocks * 2})
     largest = max(len(r.blocks) + r.num_generated_blocks for r in trace)
     capacities = [c for c in capacities if c >= largest]
