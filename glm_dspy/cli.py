@@ -85,12 +85,15 @@ def cmd_eval(args) -> int:
     from rich.table import Table
 
     from glm_dspy.configure import configure
-    from glm_dspy.evaluate import headline, load_questions, run_eval, summarize, write_charts
+    from glm_dspy.evaluate import headline, load_questions, run_eval, summarize, train_qids, write_charts
     from glm_dspy.graph import open_graph
     from glm_dspy.models import DEFAULT_MODEL
 
     arms = [a.strip() for a in args.programs.split(",") if a.strip()]
     questions = load_questions(args.dataset, args.db)
+    if args.glm_program is not None:  # a compiled program is evaluated on questions it did not train on
+        trained = train_qids(args.glm_program)
+        questions = [q for q in questions if q.qid not in trained]
     if args.shuffle:
         import random
 
@@ -118,7 +121,7 @@ def cmd_eval(args) -> int:
             task = bar.add_task(f"{len(questions)} questions x {len(arms)} arms", total=len(questions) * len(arms))
             records = run_eval(questions, arms, graph, args.out, concurrency=args.concurrency, judge_lm=judge_lm,
                                model=args.model or "default", seed=args.seed,
-                               progress=lambda: bar.advance(task))
+                               progress=lambda: bar.advance(task), glm_program=args.glm_program)
             bar.update(task, completed=len(questions) * len(arms))
     rows = summarize(records, arms)
     table = Table(title=f"{args.dataset}: {len(questions)} questions")
@@ -186,6 +189,9 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--shuffle", action="store_true", help="shuffle the questions (by --seed) before --limit")
     evaluate.add_argument("--out", type=Path, default=Path("eval-out"), help="results.jsonl, charts; resumable")
     evaluate.add_argument("--seed", type=int, default=0)
+    evaluate.add_argument("--glm-program", type=Path, default=None,
+                          help="a compiled GLM (python -m optimize.compile) for the glm arm; its training "
+                               "questions are left out")
     evaluate.set_defaults(run=cmd_eval)
     return parser
 

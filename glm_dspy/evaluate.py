@@ -73,10 +73,19 @@ def load_questions(dataset: str, db_dir: Path | None = None) -> list[EvalQuestio
     return [EvalQuestion(q.qid, q.question, q.answer, tuple(getattr(q, "meta", {}).get("alternatives", ()))) for q in found]
 
 
-def make_program(arm: str, graph):
+def make_program(arm: str, graph, glm_program: Path | None = None):
+    """The arm's program; `glm_program` is a compiled GLM (`python -m optimize.compile`) for the glm arm."""
     from glm_dspy.modules import GLM, BaseLLM, GraphCoT, GraphRAG, TextRAG
 
-    factories = {"glm": lambda: GLM(graph), "graphcot": lambda: GraphCoT(graph), "graphrag": lambda: GraphRAG(graph),
+    def glm():
+        program = GLM(graph)
+        if glm_program is not None:
+            if not Path(glm_program).exists():
+                raise FileNotFoundError(f"no compiled GLM program at {glm_program} (python -m optimize.compile)")
+            program.load(str(glm_program))
+        return program
+
+    factories = {"glm": glm, "graphcot": lambda: GraphCoT(graph), "graphrag": lambda: GraphRAG(graph),
                  "textrag": lambda: TextRAG(graph), "base": BaseLLM}
     if arm not in factories:
         raise ValueError(f"unknown program {arm!r}; choose from {', '.join(ARMS)}")
@@ -104,8 +113,15 @@ def _commit() -> str:
         return "unknown"
 
 
+def train_qids(glm_program: Path) -> set[str]:
+    """The training questions of a compiled program (optimize.compile saves them next to it)."""
+    path = Path(glm_program).with_suffix(".train.json")
+    return set(json.loads(path.read_text())["train_qids"]) if path.exists() else set()
+
+
 def run_eval(questions: list[EvalQuestion], arms: list[str], graph, out_dir: Path, *, concurrency: int = 1,
-             judge_lm=None, model: str = "", seed: int = 0, progress=None) -> list[dict[str, Any]]:
+             judge_lm=None, model: str = "", seed: int = 0, progress=None,
+             glm_program: Path | None = None) -> list[dict[str, Any]]:
     """Answer every question with every arm (skipping pairs already in results.jsonl); return
     all records of this run's questions and arms."""
     import dspy
@@ -116,7 +132,7 @@ def run_eval(questions: list[EvalQuestion], arms: list[str], graph, out_dir: Pat
     if path.exists():  # drop a torn last line so that appended records start on a line of their own
         path.write_text("".join(json.dumps(r) + "\n" for r in finished))
     done = {(r["qid"], r["arm"]) for r in finished}
-    programs = {arm: make_program(arm, graph) for arm in arms}
+    programs = {arm: make_program(arm, graph, glm_program) for arm in arms}
     todo = [(q, arm) for q in questions for arm in arms if (q.qid, arm) not in done]
     lock = threading.Lock()
     commit = _commit()

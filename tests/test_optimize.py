@@ -26,3 +26,23 @@ def test_bootstrapped_demos_are_appended_and_the_program_round_trips(tiny_graph,
     loaded = GLM(tiny_graph)
     loaded.load(str(path))
     assert loaded.act.predict.demos[-1]["code"] == P1_YEAR  # loaded demos are dicts
+
+
+def test_eval_takes_a_compiled_program_and_leaves_out_its_training_questions(tiny_graph, tmp_path):
+    import json
+
+    import pytest
+
+    from glm_dspy.evaluate import make_program, train_qids
+
+    program = GLM(tiny_graph)
+    program.act.predict.demos.append(dspy.Example(request="r", previous_code="", error="", code=P1_YEAR))
+    path = tmp_path / "glm.json"
+    program.save(str(path))
+    path.with_suffix(".train.json").write_text(json.dumps({"train_qids": ["nobel-01", "nobel-02"]}))
+    loaded = make_program("glm", tiny_graph, path)
+    assert loaded.act.predict.demos[-1]["code"] == P1_YEAR
+    assert len(make_program("glm", tiny_graph).act.predict.demos) == len(program.act.predict.demos) - 1
+    assert train_qids(path) == {"nobel-01", "nobel-02"}
+    with pytest.raises(FileNotFoundError, match="optimize.compile"):
+        make_program("glm", tiny_graph, tmp_path / "missing.json")
