@@ -15,7 +15,7 @@ P1_YEAR = 'print(NodeFeature(RetrieveNode("Notes on the Analytical Engine"), "ye
 
 @pytest.fixture
 def program(tiny_graph):  # Algorithm 1 as written: the loop opens with Reason
-    return GLM(tiny_graph, max_steps=3, act_first=False)
+    return GLM(tiny_graph, max_steps=3, max_repairs=2, act_first=False)
 
 
 def run(program, answers, question="q?"):
