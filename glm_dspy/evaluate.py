@@ -157,7 +157,8 @@ def run_eval(questions: list[EvalQuestion], arms: list[str], graph, out_dir: Pat
                   "judge": verdict, "latency_s": latency, "error_category": error,
                   "prompt_tokens": usage.get("prompt_tokens", 0), "cached_tokens": usage.get("cached_tokens", 0),
                   "completion_tokens": usage.get("completion_tokens", 0), "calls": usage.get("num_calls", 0),
-                  "finished_at": time.time(), "model": model, "commit": commit, "seed": seed, "temperature": 0}
+                  "finished_at": time.time(), "model": model, "commit": commit, "seed": seed, "temperature": 0,
+                  "glm_program": str(glm_program) if arm == "glm" and glm_program is not None else None}
         with lock, path.open("a") as f:
             f.write(json.dumps(record) + "\n")
         if progress is not None:
