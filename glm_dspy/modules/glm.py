@@ -110,10 +110,9 @@ class GLM(dspy.Module):
         last_problem, asked = None, set()
         if act_first:
             asked.add(question)
-            problem = self._retrieve(question, notebook, log)
-            if problem == UNEXPECTED_OUTPUT:
+            last_problem = self._retrieve(question, notebook, log)
+            if last_problem == UNEXPECTED_OUTPUT:
                 return None, UNEXPECTED_OUTPUT
-            last_problem = problem
         for _ in range(self.max_steps):
             prediction, step = call_agent("reason", self.reason, notebook=notebook.text, question=question)
             log.add(step)
