@@ -21,7 +21,6 @@ from graphs.store import GraphStore
 from graphs.vertex_chunk import render_vertex_chunk
 
 DEFAULT_NUM_NEIGHBOURS = 10
-FUNCTION_NAMES = ("RetrieveNode", "NodeInfo", "NodeFeature", "NodeDegree", "NeighbourCheck")
 # How every observation (bad input answered instead of a result) begins or reads.
 OBSERVATION_MARKERS = ("no node with id", "invalid node id", "has no feature", "has no neighbour type",
                        "RetrieveNode needs", "RetrieveNode is unavailable", "RetrieveNode found nothing")

@@ -7,8 +7,7 @@ from dataclasses import asdict, dataclass, field
 UNEXPECTED_OUTPUT = "unexpected agent output"
 RETRIEVAL_ERROR = "retrieval error"
 CODE_ERROR = "code execution error"
-STEP_LIMIT = "step limit exceeded"
-ERROR_CATEGORIES = (UNEXPECTED_OUTPUT, RETRIEVAL_ERROR, CODE_ERROR, STEP_LIMIT)  # GLM paper Table 5
+STEP_LIMIT = "step limit exceeded"  # the four error categories of GLM paper Table 5
 # GLM's agents; "graph": a snippet GLM ran itself (no LLM call); "answer": a baseline's one
 # call; "graphcot": one Graph-CoT Thought/Action step
 AGENTS = ("classify", "reason", "act", "graph", "answer", "graphcot")

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphs.model import GraphData
+from graphs.graph_data import GraphData
 from graphs.schema import TEXT_FEATURES
 
 REPO_DATA_DIR = Path(__file__).resolve().parent.parent / "datasets"

@@ -16,7 +16,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from graphs.model import EdgeList, GraphData, NodeTable
+from graphs.graph_data import EdgeList, GraphData, NodeTable
 from graphs.schema import RESERVED_COLUMNS
 
 NODES_SUFFIX = "_nodes"

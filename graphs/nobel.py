@@ -26,7 +26,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from graphs.grbench import feature_column
-from graphs.model import EdgeList, GraphData, NodeTable
+from graphs.graph_data import EdgeList, GraphData, NodeTable
 
 CATEGORY_SLUGS = {"Physiology or Medicine": "medicine", "Economic Sciences": "economics"}
 

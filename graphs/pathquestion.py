@@ -15,7 +15,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from graphs.grbench import GraphFormatError, Question
-from graphs.model import EdgeList, GraphData, NodeTable
+from graphs.graph_data import EdgeList, GraphData, NodeTable
 
 DATASETS = {"pq": ("2H-kb.txt", "PQ-2H.txt"), "pql": ("PQL2-KB.txt", "PQL-2H.txt")}
 

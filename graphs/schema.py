@@ -20,7 +20,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from graphs.literal import identifier, string_literal
-from graphs.model import GraphData, check_name
+from graphs.graph_data import GraphData, check_name
 
 REL_PREFIX = "rel_"
 DEGREE = "degree"

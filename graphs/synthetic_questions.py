@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from graphs.literal import string_literal
-from graphs.model import GraphData
+from graphs.graph_data import GraphData
 
 TIERS = ("single_hop", "multi_hop", "aggregation")
 MAX_LIST_ANSWER = 8

@@ -25,7 +25,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from graphs.model import EdgeList, GraphData, NodeTable
+from graphs.graph_data import EdgeList, GraphData, NodeTable
 
 DEFAULT_K = 10
 NBRS = "glm_nbrs"

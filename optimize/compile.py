@@ -5,7 +5,7 @@
 
 `BootstrapFewShot` runs GLM on training questions and keeps, for each agent (Classify,
 Reason, Act), the calls of the runs whose answer was right (exact match): those become the
-agent's demos, after the hand-written ones (glm_dspy/demos.py). No labeled demos are added:
+agent's demos, after the hand-written ones (glm_dspy/fewshot.py). No labeled demos are added:
 a bare question/answer pair fits none of the three agents' signatures. The questions are
 shuffled by `--seed`; the first `--train` are the training set, and their ids are saved
 next to the program, so an eval can leave them out. Load the result with

@@ -7,7 +7,7 @@ import pytest
 
 from graphs.grbench import GraphFormatError, feature_column, read_graph_json, read_questions
 from graphs.load import GraphLoadError, load_graph
-from graphs.model import GraphData, NodeTable
+from graphs.graph_data import GraphData, NodeTable
 from graphs.store import GraphStore
 
 from conftest import FIXTURES

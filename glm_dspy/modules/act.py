@@ -8,7 +8,7 @@ signature's own instructions.
 
 import dspy
 
-from glm_dspy.demos import ACT_DEMOS
+from glm_dspy.fewshot import ACT_DEMOS
 from glm_dspy.signatures import Act
 
 
