@@ -36,20 +36,30 @@ REASON_DEMOS = [
         finished=False, answer="",
         missing_information="everything about Linus Pauling",
     ).with_inputs("notebook", "question"),
+    dspy.Example(  # a value labelled with its request (glm_dspy/notebook.py) is accepted as it is
+        notebook="When did Max Planck die? -> 1947-10-04",
+        question="When did Max Planck die?",
+        finished=True, answer="1947-10-04", missing_information="",
+    ).with_inputs("notebook", "question"),
     dspy.Example(
-        notebook=_PAULING_CHUNK,
+        notebook=_PAULING_CHUNK + "\n(asked: everything about Linus Pauling)",
         question="In which year did Linus Pauling receive the Nobel Peace Prize?",
         finished=True, answer="1962", missing_information="",
     ).with_inputs("notebook", "question"),
     dspy.Example(
-        notebook=_PAULING_CHUNK,
+        notebook=_PAULING_CHUNK + "\n(asked: everything about Linus Pauling)",
+        question="When did Linus Pauling die?",
+        finished=True, answer="1994-08-19", missing_information="",
+    ).with_inputs("notebook", "question"),
+    dspy.Example(
+        notebook=_PAULING_CHUNK + "\n(asked: everything about Linus Pauling)",
         question="In which country is the institution of Linus Pauling?",
         finished=False, answer="",
         missing_information="the country of California Institute of Technology (Caltech) "
                             "(node inst_california_institute_of_technology_caltech_pasadena_ca)",
     ).with_inputs("notebook", "question"),
     dspy.Example(
-        notebook=_PAULING_CHUNK,
+        notebook="the Nobel Prizes of Linus Pauling -> Nobel Prize in Chemistry 1954, Nobel Prize in Peace 1962",
         question="Which Nobel Prizes did Linus Pauling receive?",
         finished=True, answer="Nobel Prize in Chemistry 1954, Nobel Prize in Peace 1962", missing_information="",
     ).with_inputs("notebook", "question"),

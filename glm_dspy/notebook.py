@@ -1,9 +1,10 @@
 """The Reason agent's notebook: retrieved facts in retrieval order.
 
 Invariant: the notebook only grows, and its text is the blocks joined by a blank line, so
-the text after n blocks is a prefix of the text after n+1 blocks. A block is a snippet's
-printed output verbatim — a vertex chunk stays byte-identical to every other retrieval of
-the same vertex, which is what lets its KV-cache blocks be shared across steps and queries.
+the text after n blocks is a prefix of the text after n+1 blocks. A block says what was
+asked and what came back (`retrieval_block`); a vertex chunk names its own node, so it
+comes first and byte-identical to every other retrieval of the same vertex, which is what
+lets its KV-cache blocks be shared across steps and queries.
 """
 
 from __future__ import annotations
@@ -11,16 +12,53 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 SEPARATOR = "\n\n"
+CHUNK_OPENING = "[Node:"  # how every vertex chunk begins (graphs/vertex_chunk.py)
+
+
+def retrieval_block(request: str, output: str) -> str:
+    """The notebook block for a snippet that printed `output` for `request`.
+
+        death date of Niels Bohr -> 1962-11-18           a value: the request names it
+        [Node:l27 {...}]\\n[neighbours:...]               a vertex chunk: verbatim, then
+        (asked: everything about Niels Bohr)             the request on a line of its own
+
+    A bare value ("1962-11-18") says nothing about which entity or feature it belongs to, and
+    the small model then asks for it again; the label lets Reason accept it at once.
+    """
+    request, output = " ".join(request.split()), output.strip()
+    assert request and output, "a block needs both what was asked and what came back"
+    if output.startswith(CHUNK_OPENING):
+        return f"{output}\n(asked: {request})"
+    return f"{request} -> {output}" if "\n" not in output else f"{request} ->\n{output}"
 
 
 @dataclass(slots=True)
 class Notebook:
+    """Blocks in retrieval order; `outputs` holds every output added, so the same retrieval
+    (the same chunk asked for in other words) goes in once."""
+
     blocks: list[str] = field(default_factory=list)
+    outputs: set[str] = field(default_factory=set)
+
+    def add(self, request: str, output: str) -> bool:
+        """Add what `request` retrieved (`retrieval_block`); False if that output is already in."""
+        output = output.strip()
+        if output in self.outputs:
+            return False
+        self.outputs.add(output)
+        self.blocks.append(retrieval_block(request, output))
+        return True
 
     def append(self, block: str) -> None:
+        """Add a block as it is (a note, or a block built elsewhere)."""
         block = block.strip()
         assert block, "an empty retrieval adds nothing to the notebook"
         self.blocks.append(block)
+
+    @property
+    def retrieved_text(self) -> str:
+        """What the graph returned, without the requests (what an answer may be grounded in)."""
+        return "\n".join(sorted(self.outputs))
 
     @property
     def text(self) -> str:

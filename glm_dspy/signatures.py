@@ -29,12 +29,13 @@ class Classify(dspy.Signature):
 class Reason(dspy.Signature):
     """Answer a question about a knowledge graph from the facts in the notebook only.
 
-    The notebook holds what was retrieved so far, one block per retrieval; a block like
-    `[Node:<id> {...}]` is a node with its features, followed by its neighbours as
-    `(<id>:<relation> {name})`. If the notebook is enough, set finished to True and give the
-    answer: just the answer, a list joined by ", " when there are several. Otherwise set
-    finished to False and state in missing_information the single next fact to retrieve,
-    naming entities exactly (or by node id) and the relation or feature wanted."""
+    The notebook holds what was retrieved so far, one block per retrieval: `<what was asked>
+    -> <what came back>`, or a node as `[Node:<id> {...}]` with its features, followed by its
+    neighbours as `(<id>:<relation> {name})` and `(asked: ...)`. What came back is the answer
+    to what was asked. If the notebook is enough, set finished to True and give the answer:
+    just the answer, a list joined by ", " when there are several. Otherwise set finished to
+    False and state in missing_information the single next fact to retrieve, naming entities
+    exactly (or by node id) and the relation or feature wanted."""
 
     notebook: str = dspy.InputField(desc="facts retrieved so far; empty at the start")
     question: str = dspy.InputField()

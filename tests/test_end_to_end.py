@@ -29,13 +29,20 @@ def default_lm():
     dspy.configure(lm=None)
 
 
+@pytest.mark.parametrize("kind", [None, "deterministic", "non_deterministic"],
+                         ids=["classify-decides", "deterministic-path", "notebook-loop"])
 @pytest.mark.parametrize("question, expected", EASY_LOOKUPS)
-def test_easy_nobel_lookups(default_lm, nobel_graph, question, expected):
+def test_easy_nobel_lookups(default_lm, nobel_graph, question, expected, kind):
+    """A lookup comes out right in at most 4 calls whichever way Classify goes.
+
+    Greedy decoding differs between CPUs (Intel vs AMD kernels), and so does Classify's
+    decision on these questions: each path is also run forced (`kind=`, no Classify call,
+    counted as one so the bound is the same)."""
     from glm_dspy.modules.glm import GLM
 
-    prediction = GLM(nobel_graph)(question=question)
+    prediction = GLM(nobel_graph, kind=kind)(question=question)
     assert expected.lower() in prediction.answer.lower(), prediction.steps
-    assert prediction.num_calls <= 4
+    assert prediction.num_calls + (kind is not None) <= 4, prediction.steps
     assert all(step["prompt_tokens"] > 0 for step in prediction.steps if step["agent"] != "graph")
 
 

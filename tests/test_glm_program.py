@@ -52,7 +52,7 @@ def test_act_first_opens_the_loop_with_act_on_the_question(tiny_graph):
     ], question=question)
     assert agents(prediction) == ["classify", "act", "reason"] and prediction.num_calls == 3
     assert question in last_user_message(lm, 1)  # Act's request is the question itself
-    assert prediction.notebook == tiny_graph.retriever.node_info("p1")
+    assert prediction.notebook == f"{tiny_graph.retriever.node_info('p1')}\n(asked: {question})"
     assert prediction.answer == "Ada Lovelace, 1843"
 
 
@@ -67,7 +67,8 @@ def test_iterative_path_grows_the_notebook(program, tiny_graph):
     ])
     assert prediction.answer == "Ada Lovelace"
     assert agents(prediction) == ["classify", "reason", "act", "reason", "act", "reason"]
-    p1, a3 = tiny_graph.retriever.node_info("p1"), tiny_graph.retriever.node_info("a3")
+    p1 = tiny_graph.retriever.node_info("p1") + "\n(asked: the paper Notes on the Analytical Engine)"
+    a3 = tiny_graph.retriever.node_info("a3") + "\n(asked: author a3)"
     assert prediction.notebook == f"{p1}\n\n{a3}"
     # the notebook comes first in Reason's input and only grows: each prompt extends the last
     first, second, third = (last_user_message(lm, i) for i in (1, 3, 5))
@@ -109,7 +110,8 @@ def test_failed_lookup_leaves_the_chunks_of_the_nodes_it_found(tiny_graph):
     assert agents(prediction) == ["classify", "act", "graph", "reason"]
     assert "has no feature 'year'" in prediction.steps[1]["output"]
     assert prediction.steps[2]["num_calls"] == 0 and prediction.steps[2]["output"] == ada
-    assert prediction.notebook == ada and last_user_message(lm, 2).startswith(f"[[ ## notebook ## ]]\n{ada}")
+    assert prediction.notebook == f"{ada}\n(asked: q?)"
+    assert last_user_message(lm, 2).startswith(f"[[ ## notebook ## ]]\n{ada}")
     assert prediction.answer == "1815" and prediction.num_calls == 3
 
 
@@ -191,3 +193,42 @@ def test_grounding_can_be_switched_off(tiny_graph):
         reason(False, answer=str(year), missing="more about the paper"), {"code": 'print(NodeInfo("a1"))'},
     ])
     assert prediction.error_category == STEP_LIMIT and prediction.answer == ""
+
+
+def test_a_value_is_labelled_with_what_was_asked(tiny_graph):
+    question = "When was Notes on the Analytical Engine published?"
+    prediction, lm = run(GLM(tiny_graph), [
+        {"kind": "non_deterministic"}, {"code": P1_YEAR}, reason(True, answer="1843"),
+    ], question=question)
+    assert prediction.notebook == f"{question} -> 1843"
+    assert last_user_message(lm, 2).startswith(f"[[ ## notebook ## ]]\n{question} -> 1843")
+
+
+def test_the_same_output_asked_for_in_other_words_goes_in_once(program, tiny_graph):
+    prediction, _ = run(program, [
+        {"kind": "non_deterministic"},
+        reason(False, missing="the paper"), {"code": 'print(NodeInfo("p1"))'},
+        reason(False, missing="the paper p1"), {"code": 'print(NodeInfo("p1"))'},
+        reason(True, answer="x"),
+    ])
+    assert prediction.notebook == tiny_graph.retriever.node_info("p1") + "\n(asked: the paper)"
+
+
+def test_an_answer_found_only_in_a_request_is_not_grounded(tiny_graph):
+    program = GLM(tiny_graph, max_steps=2, act_first=False)
+    prediction, _ = run(program, [
+        {"kind": "non_deterministic"},
+        reason(False, missing="the year of Notes on the Analytical Engine"), {"code": P1_YEAR},
+        reason(False, answer="Notes on the Analytical Engine", missing="its author"),
+        {"code": 'print(1/0)'}, {"code": 'print(2/0)'},
+    ])
+    # the answer appears in the notebook only as part of what was asked: not accepted
+    assert agents(prediction)[:5] == ["classify", "reason", "act", "reason", "act"]
+
+
+
+def test_a_given_kind_skips_classify(tiny_graph):
+    prediction, _ = run(GLM(tiny_graph, kind="deterministic"), [{"code": P1_YEAR}])
+    assert agents(prediction) == ["act"] and prediction.answer == "1843" and prediction.kind == "deterministic"
+    prediction, _ = run(GLM(tiny_graph, kind="non_deterministic"), [{"code": P1_YEAR}, reason(True, answer="1843")])
+    assert agents(prediction) == ["act", "reason"]

@@ -46,9 +46,11 @@ DEFAULT_MAX_REPAIRS = 1  # 2 repairs answered the same 10 Nobel eval questions w
 
 class GLM(dspy.Module):
     def __init__(self, graph=None, *, max_steps: int = DEFAULT_MAX_STEPS, max_repairs: int = DEFAULT_MAX_REPAIRS,
-                 executor=None, accept_grounded_answers: bool = True, act_first: bool = True):
+                 executor=None, accept_grounded_answers: bool = True, act_first: bool = True,
+                 kind: str | None = None):
         super().__init__()
         assert max_steps >= 1 and max_repairs >= 0
+        assert kind in (None, "deterministic", "non_deterministic"), kind
         self.classify = ClassifyAgent()
         self.reason = ReasonAgent()
         self.act = ActAgent(graph_context(graph.schema) if graph is not None else "")
@@ -56,6 +58,7 @@ class GLM(dspy.Module):
         self.max_repairs = max_repairs
         self.accept_grounded_answers = accept_grounded_answers
         self.act_first = act_first
+        self.kind = kind  # None: Classify decides; else every question takes this path, no Classify call
         self.graph = graph
         self.executor = executor
         # ChatAdapter without the JSON fallback (the prompt layout must not change on a parse
@@ -74,14 +77,14 @@ class GLM(dspy.Module):
         notebook = Notebook()
         query_id = uuid.uuid4().hex
         with dspy.context(adapter=self.adapter), query_context(query_id):
-            kind = self._classify(question, log)
+            kind = self.kind or self._classify(question, log)
             answer, category = None, None
             if kind == "deterministic":
                 output, category, found = self._act(question, log)
                 if category is None:
                     answer = output
                 elif found:
-                    notebook.append(found)
+                    notebook.add(question, found)
             if answer is None and category != UNEXPECTED_OUTPUT:
                 answer, category = self._iterate(question, notebook, log,
                                                  act_first=self.act_first and kind != "deterministic")
@@ -120,7 +123,7 @@ class GLM(dspy.Module):
                 return None, UNEXPECTED_OUTPUT
             answer, missing = _text(prediction.answer), _text(prediction.missing_information)
             if answer and (prediction.finished or not missing or
-                           self.accept_grounded_answers and _grounded(answer, notebook.text)):
+                           self.accept_grounded_answers and _grounded(answer, notebook.retrieved_text)):
                 return answer, None
             request = missing or question
             if request in asked:  # no progress
@@ -137,10 +140,10 @@ class GLM(dspy.Module):
         output, problem, found = self._act(request, log)
         if problem == UNEXPECTED_OUTPUT:
             return problem
-        if problem is not None:
-            output = found or f"(nothing found for: {request})"
-        if output not in notebook.blocks:
-            notebook.append(output)
+        if problem is None or found:
+            notebook.add(request, output if problem is None else found)
+        elif (note := f"(nothing found for: {request})") not in notebook.blocks:
+            notebook.append(note)
         return problem
 
     def _act(self, request: str, log: StepLog) -> tuple[str | None, str | None, str | None]:
