@@ -1,8 +1,6 @@
 """graphs.synthetic / graphs.synthetic_questions: determinism, graph invariants, and every
 question's answer re-derived by its own Cypher on the graph loaded into Kuzu."""
 
-import time
-
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -119,8 +117,6 @@ def test_too_small_or_too_many_questions_say_what_to_do():
 
 
 @pytest.mark.slow
-def test_one_million_nodes_is_fast_and_big():
-    started = time.perf_counter()
+def test_one_million_nodes():  # how fast: python -m bench.graph (benchmarks measure, tests assert)
     graph = generate(1_000_000)
     assert graph.num_nodes == 1_000_000 and graph.num_edges >= 5_000_000
-    assert time.perf_counter() - started < 60
