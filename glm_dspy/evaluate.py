@@ -161,7 +161,7 @@ def run_eval(questions: list[EvalQuestion], arms: list[str], graph, out_dir: Pat
                     raise
                 answer, error, usage = "", f"{type(exc).__name__}: {exc}", {}
             latency = time.perf_counter() - started
-            verdict = None if judge_lm is None else _judge(judge_lm, question, answer) if answer else False
+            verdict = None if judge_lm is None else judge_answer(judge_lm, question, answer) if answer else False
         record = {"qid": question.qid, "arm": arm, "question": question.question, "gold": question.answer,
                   "answer": answer, "em": any(exact_match(answer, gold) for gold in question.golds),
                   "rouge_l": max(rouge_l(answer, gold) for gold in question.golds),
@@ -211,7 +211,7 @@ def _is_engine_lost(error: BaseException | None) -> bool:
 JUDGE_MAX_TOKENS = 8  # one word (GRBench); a longer reply stops here by design, and is not warned about
 
 
-def _judge(lm, question: EvalQuestion, answer: str) -> bool | None:
+def judge_answer(lm, question: EvalQuestion, answer: str) -> bool | None:
     """The judge's verdict on a non-empty answer; None if its reply is neither Yes nor No."""
     messages = [{"role": "system", "content": JUDGE_SYSTEM},
                 {"role": "user", "content": judge_prompt(question.question, answer, question.answer)}]

@@ -90,10 +90,10 @@ def kv_cache_gib_for(kv_cache_gib: float | None, environ=os.environ) -> float:
             return DEFAULT_KV_CACHE_GIB
         where = f"{KV_CACHE_ENV}={space!r}"
         try:
-            kv_cache_gib = float(space)
+            kv_cache_gib = int(space)  # vLLM reads it as a whole number of GiB too
         except ValueError:
-            raise ValueError(f"{where} is not a number of GiB; set it to e.g. 2, or pass make_lm(kv_cache_gib=...)") \
-                from None
+            raise ValueError(f"{where} is not a whole number of GiB; set it to e.g. 2, or pass "
+                             "make_lm(kv_cache_gib=...)") from None
     if not kv_cache_gib > 0:
         raise ValueError(f"{where} gives the KV cache {kv_cache_gib} GiB; it needs more than 0 (e.g. 2)")
     return float(kv_cache_gib)
