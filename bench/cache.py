@@ -96,16 +96,19 @@ def run_engine(model: str, policy: str, workload: list[list[Call]], *, blocks: i
     import dspy
 
     from glm_dspy.lm import make_lm, query_context
+    from glm_dspy.lm.observe import observe_calls
 
     lm = make_lm(model, max_model_len=min(8192, (blocks - 1) * block_size), kv_cache_gib=1, cache=False, policy=policy, block_size=block_size,
                  num_gpu_blocks_override=blocks)
 
     def one_query(calls: list[Call]) -> None:
-        with dspy.context(lm=lm), query_context(calls[0].query_id):
+        # output lengths are fixed by design: a call stopping at max_tokens is expected, not warned about
+        with dspy.context(lm=lm), query_context(calls[0].query_id), observe_calls(expect_truncation=True):
             for c in calls:
                 lm(messages=c.messages, max_tokens=OUTPUT_TOKENS[c.agent], temperature=0.0)
 
-    lm(messages=workload[0][0].messages, max_tokens=1)  # warm-up, outside any query; then a clean cache
+    with observe_calls(expect_truncation=True):  # warm-up, outside any query; then a clean cache
+        lm(messages=workload[0][0].messages, max_tokens=1)
     lm.engine.transport.scheduler.reset_prefix_cache()
     lm.engine.calls.clear()
     started = time.perf_counter()

@@ -85,7 +85,7 @@ def cmd_eval(args) -> int:
     from rich.table import Table
 
     from glm_dspy.configure import configure
-    from glm_dspy.evaluate import headline, load_questions, run_eval, summarize, train_qids, write_charts
+    from glm_dspy.evaluate import headline, judge_cell, load_questions, run_eval, summarize, train_qids, write_charts
     from glm_dspy.graph import open_graph
     from glm_dspy.models import DEFAULT_MODEL
 
@@ -129,7 +129,7 @@ def cmd_eval(args) -> int:
                    "errors"):
         table.add_column(column, justify="left" if column in ("arm", "errors") else "right")
     for arm, row in rows.items():
-        table.add_row(arm, f"{row['em']:.3f}", f"{row['rouge_l']:.3f}", f"{row['judge']:.3f}", f"{row['tokens']:,.0f}",
+        table.add_row(arm, f"{row['em']:.3f}", f"{row['rouge_l']:.3f}", judge_cell(row), f"{row['tokens']:,.0f}",
                       f"{row['calls']:.2f}", f"{row['p50_s']:.1f}", f"{row['p95_s']:.1f}", f"{row['qps']:.3f}",
                       f"{row['hit_rate']:.1%}", ", ".join(f"{k}: {v}" for k, v in row["errors"].items()))
     Console(width=160).print(table)

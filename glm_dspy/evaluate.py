@@ -3,12 +3,18 @@
     glm-dspy eval --dataset nobel --db data/nobel --programs glm,graphcot --limit 20
 
 Per question and arm one JSONL record (answer, EM, ROUGE-L, judge verdict, prompt / cached /
-completion tokens, LLM calls, latency, error category) goes to `<out>/results.jsonl` as soon
-as it is known, so an interrupted run resumes where it stopped: finished (question, arm)
-pairs are skipped. Then one table (rows: arms), PNG charts (tokens, calls, latency and
-accuracy per arm, after the paper's Figures 10, 11 and 14) and, last, one JSON line of the
-headline figures, GLM vs Graph-CoT on the same questions. The judge is GRBench's prompt
-(glm_dspy/metrics.py) sent to `--judge-model` (default: the model under test).
+completion tokens, LLM calls, latency, error category, the sampling temperatures the engine ran)
+goes to `<out>/results.jsonl` as soon as it is known, so an interrupted run resumes where it
+stopped: finished (question, arm) pairs are skipped. Then one table (rows: arms), PNG charts
+(tokens, calls, latency and accuracy per arm, after the paper's Figures 10, 11 and 14) and,
+last, one JSON line of the headline figures, GLM vs Graph-CoT on the same questions. The judge
+is GRBench's prompt (glm_dspy/metrics.py) sent to `--judge-model` (default: the model under test).
+
+A record's `judge` is the verdict: true, false (an empty answer is false without asking), or
+null where no verdict exists (no judge LM, or a reply that is neither Yes nor No); the judge
+score of an arm averages the verdicts only and says over how many. When the engine is lost
+(died, closed, server unreachable) the run stops with an error naming the question: the
+questions not yet recorded are answered by running the same command again.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from glm_dspy.lm.observe import observe_calls
+from glm_dspy.lm.transport import EngineLostError
 from glm_dspy.metrics import JUDGE_SYSTEM, exact_match, judge_prompt, parse_judgement, rouge_l
 
 ARMS = ("glm", "graphcot", "graphrag", "textrag", "base")
@@ -141,23 +149,28 @@ def run_eval(questions: list[EvalQuestion], arms: list[str], graph, out_dir: Pat
     def one(item):
         question, arm = item
         with dspy.context(lm=lm):  # worker threads see the caller's LM
-            started = time.perf_counter()
+            started_at, started = time.time(), time.perf_counter()
+            steps = []
             try:
                 prediction = programs[arm](question=question.question)
-                answer, error = prediction.answer, prediction.error_category
+                answer, error, steps = prediction.answer, prediction.error_category, prediction.get("steps") or []
                 usage = {k: prediction.get(k, 0) for k in ("prompt_tokens", "cached_tokens", "completion_tokens",
                                                            "num_calls")}
             except Exception as exc:  # one broken question must not end the run; it is recorded
+                if _is_engine_lost(exc):  # ... but a lost engine fails every question after it: stop
+                    raise
                 answer, error, usage = "", f"{type(exc).__name__}: {exc}", {}
             latency = time.perf_counter() - started
-            verdict = _judge(judge_lm, question, answer) if judge_lm is not None and answer else False
+            verdict = None if judge_lm is None else judge_answer(judge_lm, question, answer) if answer else False
         record = {"qid": question.qid, "arm": arm, "question": question.question, "gold": question.answer,
                   "answer": answer, "em": any(exact_match(answer, gold) for gold in question.golds),
                   "rouge_l": max(rouge_l(answer, gold) for gold in question.golds),
                   "judge": verdict, "latency_s": latency, "error_category": error,
                   "prompt_tokens": usage.get("prompt_tokens", 0), "cached_tokens": usage.get("cached_tokens", 0),
                   "completion_tokens": usage.get("completion_tokens", 0), "calls": usage.get("num_calls", 0),
-                  "finished_at": time.time(), "model": model, "commit": commit, "seed": seed, "temperature": 0,
+                  "truncated_calls": sum(step.get("num_truncated", 0) for step in steps),
+                  "started_at": started_at, "finished_at": time.time(), "model": model, "commit": commit,
+                  "seed": seed, "temperatures": sorted({t for step in steps for t in step.get("temperatures", ())}),
                   "glm_program": str(glm_program) if arm == "glm" and glm_program is not None else None}
         with lock, path.open("a") as f:
             f.write(json.dumps(record) + "\n")
@@ -167,24 +180,68 @@ def run_eval(questions: list[EvalQuestion], arms: list[str], graph, out_dir: Pat
 
     started = time.perf_counter()
     with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-        list(pool.map(one, todo))
+        futures = [pool.submit(one, item) for item in todo]
+        for (question, arm), future in zip(todo, futures):
+            try:
+                future.result()
+            except BaseException as exc:
+                for other in futures:  # the engine is lost (or the run interrupted): start no more questions
+                    other.cancel()
+                if _is_engine_lost(exc):
+                    raise RuntimeError(f"question {question.qid} ({arm}) stopped: {exc}\nThe answers so far are in "
+                                       f"{path}; run the same command again to answer the rest (it resumes).") from exc
+                raise
     wanted = {(q.qid, arm) for q in questions for arm in arms}
     records = [r for r in read_results(path) if (r["qid"], r["arm"]) in wanted]
     (out_dir / "run.json").write_text(json.dumps({"wall_s": time.perf_counter() - started, "answered": len(todo)}))
     return records
 
 
-def _judge(lm, question: EvalQuestion, answer: str) -> bool:
+def _is_engine_lost(error: BaseException | None) -> bool:
+    """True if `error` or an exception it was raised from says the engine can answer no more calls."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, EngineLostError):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
+
+
+JUDGE_MAX_TOKENS = 8  # one word (GRBench); a longer reply stops here by design, and is not warned about
+
+
+def judge_answer(lm, question: EvalQuestion, answer: str) -> bool | None:
+    """The judge's verdict on a non-empty answer; None if its reply is neither Yes nor No."""
     messages = [{"role": "system", "content": JUDGE_SYSTEM},
                 {"role": "user", "content": judge_prompt(question.question, answer, question.answer)}]
-    outputs = lm(messages=messages, temperature=0.0, max_tokens=8)
+    with observe_calls(expect_truncation=True):
+        outputs = lm(messages=messages, temperature=0.0, max_tokens=JUDGE_MAX_TOKENS)
     first = outputs[0] if outputs else ""
-    return bool(parse_judgement(first["text"] if isinstance(first, dict) else first))
+    return parse_judgement(first["text"] if isinstance(first, dict) else first)
 
 
-def summarize(records: list[dict[str, Any]], arms: list[str]) -> dict[str, dict[str, float]]:
-    """Per arm: EM, ROUGE-L, judge, tokens and calls per question, latency p50/p95, questions/s
-    (1 / mean latency: one question at a time), prefix-cache hit rate, error counts."""
+def busy_seconds(intervals: list[tuple[float, float]]) -> float:
+    """The length of the union of (start, end) intervals: the wall time during which at least one
+    of them was running."""
+    total, reach = 0.0, None
+    for start, end in sorted(intervals):
+        if reach is None or start > reach:
+            total, reach = total + end - start, end
+        elif end > reach:
+            total, reach = total + end - reach, end
+    return total
+
+
+def summarize(records: list[dict[str, Any]], arms: list[str]) -> dict[str, dict[str, Any]]:
+    """Per arm: EM, ROUGE-L, judge (the mean verdict over the `judged` questions that have one;
+    None if none has), tokens and calls per question, latency p50/p95, questions/s, prefix-cache
+    hit rate, error counts.
+
+    Questions/s is the arm's questions over the wall time during which at least one of them was
+    being answered (`busy_seconds`): one at a time that is the sum of latencies; with
+    --concurrency N it is the wall time of the run while the arm ran (arms run interleaved, so
+    each arm's figure is its throughput while sharing the engine with the others)."""
     rows = {}
     for arm in arms:
         mine = [r for r in records if r["arm"] == arm]
@@ -192,18 +249,34 @@ def summarize(records: list[dict[str, Any]], arms: list[str]) -> dict[str, dict[
             continue
         latency = np.array([r["latency_s"] for r in mine])
         prompt = sum(r["prompt_tokens"] for r in mine)
+        verdicts = [bool(r["judge"]) for r in mine if r.get("judge") is not None]
+        busy = busy_seconds([_answering(r) for r in mine])
         rows[arm] = {
             "n": len(mine), "em": float(np.mean([r["em"] for r in mine])),
             "rouge_l": float(np.mean([r["rouge_l"] for r in mine])),
-            "judge": float(np.mean([bool(r["judge"]) for r in mine])),
+            "judge": float(np.mean(verdicts)) if verdicts else None, "judged": len(verdicts),
             "tokens": float(np.mean([r["prompt_tokens"] + r["completion_tokens"] for r in mine])),
             "calls": float(np.mean([r["calls"] for r in mine])),
             "p50_s": float(np.percentile(latency, 50)), "p95_s": float(np.percentile(latency, 95)),
-            "qps": float(len(mine) / latency.sum()) if latency.sum() else 0.0,
+            "qps": len(mine) / busy if busy else 0.0,
             "hit_rate": sum(r["cached_tokens"] for r in mine) / prompt if prompt else 0.0,
             "errors": {c: sum(r["error_category"] == c for r in mine) for c in {r["error_category"] for r in mine} if c},
         }
     return rows
+
+
+def _answering(record: dict[str, Any]) -> tuple[float, float]:
+    """When the record's question was being answered (records before `started_at` existed:
+    estimated from when it was finished, judge included)."""
+    start = record.get("started_at", record["finished_at"] - record["latency_s"])
+    return start, start + record["latency_s"]
+
+
+def judge_cell(row: dict[str, Any]) -> str:
+    """The judge score for the table, with over how many questions it is: "0.750 (8/10)"."""
+    if row["judge"] is None:
+        return f"- (0/{row['n']})"
+    return f"{row['judge']:.3f} ({row['judged']}/{row['n']})"
 
 
 def headline(rows: dict[str, dict[str, float]]) -> dict[str, float | None]:
@@ -212,10 +285,13 @@ def headline(rows: dict[str, dict[str, float]]) -> dict[str, float | None]:
     def ratio(a, b):
         return round(a / b, 4) if a is not None and b else None
 
+    def judge(row):
+        return None if row is None or row["judge"] is None else round(row["judge"], 4)
+
     return {"tokens_ratio": ratio(glm and glm["tokens"], cot and cot["tokens"]),
             "calls_glm": glm and round(glm["calls"], 3), "calls_graphcot": cot and round(cot["calls"], 3),
             "latency_ratio": ratio(glm and glm["p50_s"], cot and cot["p50_s"]),
-            "judge_glm": glm and round(glm["judge"], 4), "judge_graphcot": cot and round(cot["judge"], 4),
+            "judge_glm": judge(glm), "judge_graphcot": judge(cot),
             "em_glm": glm and round(glm["em"], 4), "em_graphcot": cot and round(cot["em"], 4)}
 
 
@@ -234,7 +310,8 @@ def write_charts(rows: dict[str, dict[str, float]], out_dir: Path) -> list[Path]
         fig, ax = plt.subplots(figsize=(6, 3.5))
         width = 0.8 / len(metrics)
         for i, metric in enumerate(metrics):
-            ax.bar(np.arange(len(arms)) + i * width, [rows[a][metric] for a in arms], width, label=metric)
+            values = [np.nan if rows[a][metric] is None else rows[a][metric] for a in arms]  # no judge: no bar
+            ax.bar(np.arange(len(arms)) + i * width, values, width, label=metric)
         ax.set_xticks(np.arange(len(arms)) + width * (len(metrics) - 1) / 2, arms)
         ax.set_ylabel(label)
         if len(metrics) > 1:

@@ -21,9 +21,17 @@ def steps_table(prediction: dspy.Prediction) -> Table:
             detail.append("→ " + (output if len(output) <= 400 else output[:400] + " …"))
         if step["error"]:
             detail.append(f"[red]{step['error']}[/]")
+        if step.get("num_truncated"):
+            detail.append(f"[yellow]{_truncated(step)}[/]")
         table.add_row(str(number), step["agent"], str(step["prompt_tokens"]), str(step["cached_tokens"]),
                       str(step["completion_tokens"]), f"{step['latency_s']:.1f}", "\n".join(detail))
     return table
+
+
+def _truncated(step: dict) -> str:
+    """The step's truncation, as a line of the table (the engine's finish reason "length")."""
+    calls = f"{step['num_truncated']} of {step['num_calls']} calls" if step["num_calls"] > 1 else "the output"
+    return f"{calls} stopped at max_tokens (truncated)"
 
 
 def print_prediction(console: Console, prediction: dspy.Prediction) -> None:

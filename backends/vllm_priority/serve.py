@@ -4,9 +4,9 @@
     python -m backends.vllm_priority.serve --model DIR --policy lru      # stock vLLM, same binary
 
 `--policy priority` adds `--scheduler-cls` with the tiered scheduler (the async variant where
-vLLM schedules asynchronously, its GPU default); `--policy lru` adds nothing. Both add
-`--enable-prefix-caching --enable-prompt-tokens-details` (the client reads cached-token
-counts). Every other argument goes to `vllm.entrypoints.openai.api_server` unchanged.
+vLLM schedules asynchronously, its GPU default: `policies.runs_async_scheduling`); `--policy lru`
+adds nothing. Both add `--enable-prefix-caching --enable-prompt-tokens-details` (the client reads
+cached-token counts). Every other argument goes to `vllm.entrypoints.openai.api_server` unchanged.
 """
 
 from __future__ import annotations
@@ -15,29 +15,29 @@ import argparse
 import runpy
 import sys
 
-SCHEDULERS = {"priority": "backends.vllm_priority.scheduler.TieredScheduler", "lru": None}
-ASYNC_SCHEDULER = "backends.vllm_priority.scheduler.AsyncTieredScheduler"
+from backends.vllm_priority.policies import POLICIES, runs_async_scheduling, scheduler_cls
 
 
 def server_argv(policy: str, rest: list[str], *, gpu: bool) -> list[str]:
     """The api_server arguments for `policy` plus the caller's own."""
-    if policy not in SCHEDULERS:
-        raise ValueError(f"--policy must be one of {sorted(SCHEDULERS)}, got {policy!r}")
+    if policy not in POLICIES:
+        raise ValueError(f"--policy must be one of {sorted(POLICIES)}, got {policy!r}")
     if any(arg.startswith("--scheduler-cls") for arg in rest):
         raise ValueError("--scheduler-cls is set by --policy; do not pass both")
     argv = list(rest)
     for flag in ("--enable-prefix-caching", "--enable-prompt-tokens-details"):
         if flag not in argv:
             argv.append(flag)
-    if SCHEDULERS[policy] is not None:
-        asynchronous = gpu and "--no-async-scheduling" not in argv
-        argv += ["--scheduler-cls", ASYNC_SCHEDULER if asynchronous else SCHEDULERS[policy]]
+    asked = False if "--no-async-scheduling" in argv else True if "--async-scheduling" in argv else None
+    chosen = scheduler_cls(policy, asynchronous=runs_async_scheduling(gpu=gpu, async_scheduling=asked))
+    if chosen is not None:
+        argv += ["--scheduler-cls", chosen]
     return argv
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--policy", choices=sorted(SCHEDULERS), default="priority")
+    parser.add_argument("--policy", choices=sorted(POLICIES), default="priority")
     args, rest = parser.parse_known_args(argv)
     import torch
 

@@ -10,8 +10,9 @@ Importing this package does not import vllm (only the in-process transport does,
 
 from glm_dspy.lm.engine import AsyncVllmEngine, CallRecord, VllmEngine
 from glm_dspy.lm.factory import make_lm
+from glm_dspy.lm.observe import CallObserver, observe_calls
 from glm_dspy.lm.query import QUERY_ID_SETTING, current_query_id, query_context
 from glm_dspy.lm.render import PromptRenderer, RenderedPrompt
 
-__all__ = ["AsyncVllmEngine", "CallRecord", "PromptRenderer", "QUERY_ID_SETTING", "RenderedPrompt", "VllmEngine",
-           "current_query_id", "make_lm", "query_context"]
+__all__ = ["AsyncVllmEngine", "CallObserver", "CallRecord", "PromptRenderer", "QUERY_ID_SETTING", "RenderedPrompt",
+           "VllmEngine", "current_query_id", "make_lm", "observe_calls", "query_context"]

@@ -8,19 +8,26 @@ provider prompt-cache configs, extensions) is refused with `lm15.UnsupportedFeat
 DSPy raises as `LMUnsupportedFeatureError`.
 
 Usage of every call: `Usage(input_tokens, output_tokens, cache_read_tokens)` as vLLM counted them;
-`Response.provider_data["glm"]` adds the query id, the segments, and timings (seconds). The same
-facts go to `engine.calls`, a bounded log of the latest calls (newest last) that benchmarks read.
+`Response.provider_data["glm"]` adds the query id, the segments, the sampling temperature and
+timings (seconds). The same facts go to `engine.calls`, a bounded log of the latest calls (newest
+last) that benchmarks read, and to the caller's `observe_calls` blocks (observe.py).
+
+A call the engine could not answer raises the transport's dspy.lm15 error with the query id in
+front of its message ("query q-17: the in-process vLLM engine ... died: ..."), so the user
+knows which question was lost.
 """
 
 import threading
 import time
 from collections import deque
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 
 from dspy import lm15
 
 from backends.vllm_priority.hints import encode_hints
+from glm_dspy.lm.observe import report_call
 from glm_dspy.lm.query import current_query_id, listen_for_finished_queries
 from glm_dspy.lm.render import PromptRenderer, RenderedPrompt
 from glm_dspy.lm.transport import Chunk, GenerationParams, Transport
@@ -33,7 +40,9 @@ _REFUSED_CONFIG = ("tool_choice", "response_format", "reasoning", "cache", "logp
 @dataclass(frozen=True, slots=True)
 class CallRecord:
     """One finished LM call as the engine saw it. Times are seconds; `first_token_s` is the time to
-    the first text delta when streaming, the whole call otherwise."""
+    the first text delta when streaming, the whole call otherwise. `finish_reason` is vLLM's
+    ("length": the output stopped at `max_tokens`); `temperature` and `max_tokens` are what was
+    sent to vLLM."""
 
     query_id: str | None
     transport: str
@@ -46,6 +55,8 @@ class CallRecord:
     started_at: float
     first_token_s: float
     latency_s: float
+    temperature: float
+    max_tokens: int
 
 
 class VllmEngine:
@@ -90,11 +101,12 @@ class VllmEngine:
     def complete(self, request: lm15.Request) -> lm15.Response:
         prompt, params, query_id = self._prepare(request)
         started, started_at = time.perf_counter(), time.time()
-        chunks = list(self.transport.generate(list(prompt.token_ids), params, self._hints(query_id, prompt),
-                                              stream=False))
+        with _naming_query(query_id):
+            chunks = list(self.transport.generate(list(prompt.token_ids), params, self._hints(query_id, prompt),
+                                                  stream=False))
         text = "".join(chunk.text for chunk in chunks)
         elapsed = time.perf_counter() - started
-        record = self._record(prompt, query_id, chunks[-1], started_at, elapsed, elapsed, streamed=False)
+        record = self._record(prompt, params, query_id, chunks[-1], started_at, elapsed, elapsed, streamed=False)
         return lm15.Response(id=None, model=self.model, message=lm15.Message.assistant([lm15.TextPart(text)]),
                              finish_reason=_FINISH_REASONS.get(record.finish_reason, "stop"),
                              usage=_usage(chunks[-1]), provider_data={"glm": _as_json(record)})
@@ -108,14 +120,18 @@ class VllmEngine:
         generation = self.transport.generate(list(prompt.token_ids), params, self._hints(query_id, prompt),
                                              stream=True)
         try:
-            for chunk in generation:
+            while True:
+                with _naming_query(query_id):
+                    chunk = next(generation, None)
+                if chunk is None:
+                    return
                 if chunk.text:
                     first_token_s = first_token_s or time.perf_counter() - started
                     yield lm15.StreamDeltaEvent(lm15.TextDelta(chunk.text))
                 if chunk.finish_reason is not None:
                     elapsed = time.perf_counter() - started
-                    record = self._record(prompt, query_id, chunk, started_at, first_token_s or elapsed, elapsed,
-                                          streamed=True)
+                    record = self._record(prompt, params, query_id, chunk, started_at, first_token_s or elapsed,
+                                          elapsed, streamed=True)
                     yield lm15.StreamEndEvent(finish_reason=_FINISH_REASONS.get(record.finish_reason, "stop"),
                                               usage=_usage(chunk), provider_data={"glm": _as_json(record)})
         finally:
@@ -141,15 +157,18 @@ class VllmEngine:
         params = _generation_params(request.config, self.default_max_tokens)
         return self.render(request), params, current_query_id()
 
-    def _record(self, prompt, query_id, last: Chunk, started_at, first_token_s, latency_s, *, streamed) -> CallRecord:
+    def _record(self, prompt, params: GenerationParams, query_id, last: Chunk, started_at, first_token_s, latency_s, *,
+                streamed) -> CallRecord:
         record = CallRecord(
             query_id=query_id, transport=self.transport.name, streamed=streamed,
             num_prompt_tokens=last.num_prompt_tokens, num_cached_tokens=last.num_cached_tokens,
             num_output_tokens=last.num_output_tokens,
             segments=tuple((s.start, s.end, int(s.tier)) for s in prompt.segments),
             finish_reason=last.finish_reason or "stop", started_at=started_at,
-            first_token_s=first_token_s, latency_s=latency_s)
+            first_token_s=first_token_s, latency_s=latency_s, temperature=params.temperature,
+            max_tokens=params.max_tokens)
         self.calls.append(record)
+        report_call(record)
         return record
 
 
@@ -184,6 +203,22 @@ class AsyncVllmEngine:
 
     def __deepcopy__(self, memo) -> "AsyncVllmEngine":
         return self
+
+
+_ENGINE_FAILURES = (lm15.ServerError, lm15.TransportError, lm15.TimeoutError)
+
+
+@contextmanager
+def _naming_query(query_id: str | None) -> Iterator[None]:
+    """A transport failure, raised again (same class) with the query id in front of its message."""
+    try:
+        yield
+    except _ENGINE_FAILURES as error:
+        if query_id is None:
+            raise
+        raise type(error)(f"query {query_id}: {error.message}", code=error.code, provider=error.provider,
+                          provider_code=error.provider_code, status=error.status,
+                          request_id=error.request_id) from error
 
 
 def _chat_messages(request: lm15.Request) -> list[dict[str, str]]:

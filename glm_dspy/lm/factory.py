@@ -5,6 +5,10 @@ memory fails there and not at the first question. `make_lm` calls with the same 
 settings share that one vLLM engine (one KV cache, so prefixes are shared across programs), each
 with its own `VllmEngine` (own call log), until one of them calls `lm.engine.close()`, which stops
 the shared vLLM engine for all; the next `make_lm` starts a fresh one.
+
+The KV cache gets `kv_cache_gib` when it is given, whatever VLLM_CPU_KVCACHE_SPACE says (vLLM's
+own CPU variable, which would otherwise replace it); without it, VLLM_CPU_KVCACHE_SPACE when set,
+else 2 GiB (`kv_cache_gib_for`).
 """
 
 import os
@@ -13,29 +17,32 @@ from pathlib import Path
 
 import dspy
 
+from backends.vllm_priority.policies import POLICIES, runs_async_scheduling, scheduler_cls
 from glm_dspy.lm.engine import AsyncVllmEngine, VllmEngine
 from glm_dspy.lm.render import PromptRenderer
 from glm_dspy.models import DEFAULT_MODEL, MODELS, resolve_model
 
-# policy -> vLLM scheduler_cls (None: vLLM's own). vLLM's GPU default is async scheduling;
-# it would need AsyncTieredScheduler (see backends/vllm_priority/scheduler.py); CPU runs sync.
-POLICIES = {"priority": "backends.vllm_priority.scheduler.TieredScheduler", "lru": None}
+DEFAULT_KV_CACHE_GIB = 2.0
+KV_CACHE_ENV = "VLLM_CPU_KVCACHE_SPACE"  # GiB, vllm-cpu 0.32.0 platforms/cpu.py
 _lock = threading.Lock()
 _shared: dict[tuple, tuple] = {}  # (model path, engine settings) -> (InprocessTransport, PromptRenderer)
 
 
 def make_lm(model: str | None = None, *, server: str | None = None, max_model_len: int = 8192,
-            kv_cache_gib: float = 2, max_tokens: int = 1024, temperature: float = 0.0, cache: bool = True,
+            kv_cache_gib: float | None = None, max_tokens: int = 1024, temperature: float = 0.0, cache: bool = True,
             num_retries: int = 0, timeout_s: float = 600.0, policy: str = "priority", **engine_kwargs) -> dspy.LM:
     """A dspy.LM on vLLM. `model`: registered name, HF folder or hub id (`glm_dspy.models.resolve_model`).
 
     server=None: the in-process engine (started now, shared); `engine_kwargs` go to vLLM's
     EngineArgs (e.g. enforce_eager=False, block_size=..., num_gpu_blocks_override=...,
     scheduler_cls=...). server="http://host:port": that vLLM OpenAI server, `timeout_s` per read.
-    num_retries=0 because a local engine's failure is not transient noise; queries resume from
-    their checkpoints instead (DESIGN.md, recovery). `policy`: the in-process engine's KV-cache
-    eviction, "priority" (the four tiers, backends/vllm_priority) or "lru" (stock vLLM); a
-    server's policy is set where it is started (`python -m backends.vllm_priority.serve`).
+    `kv_cache_gib`: the in-process KV cache (module doc). num_retries=0 because a local engine's
+    failure is not transient noise: a dead engine fails every later call at once, with an error
+    naming the query it stopped; nothing of that query is kept, so it must be asked again.
+    `policy`: the in-process engine's KV-cache eviction, "priority" (the four tiers,
+    backends/vllm_priority) or "lru" (stock vLLM), with the scheduler variant (sync or async) the
+    engine will run (`backends.vllm_priority.policies`); a server's policy is set where it is
+    started (`python -m backends.vllm_priority.serve`).
     """
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")
@@ -49,9 +56,12 @@ def make_lm(model: str | None = None, *, server: str | None = None, max_model_le
         renderer = PromptRenderer.from_pretrained(model_path)
         transport = ServerTransport(server, renderer.tokenizer, timeout_s=timeout_s)
     else:
-        if POLICIES[policy] is not None:
-            engine_kwargs.setdefault("scheduler_cls", POLICIES[policy])
-        transport, renderer = _inprocess_transport(model_path, max_model_len, kv_cache_gib, engine_kwargs)
+        chosen = scheduler_cls(policy, asynchronous=runs_async_scheduling(
+            gpu=_has_gpu(), async_scheduling=engine_kwargs.get("async_scheduling")))
+        if chosen is not None:
+            engine_kwargs.setdefault("scheduler_cls", chosen)
+        transport, renderer = _inprocess_transport(model_path, max_model_len, kv_cache_gib_for(kv_cache_gib),
+                                                   engine_kwargs)
     engine = VllmEngine(transport, renderer, model=_lm_name(model, model_path), default_max_tokens=max_tokens)
     return dspy.LM(engine.model, engine=engine, async_engine=AsyncVllmEngine(engine), temperature=temperature,
                    max_tokens=max_tokens, cache=cache, num_retries=num_retries)
@@ -69,6 +79,30 @@ def _inprocess_transport(model_path: str, max_model_len: int, kv_cache_gib: floa
                                        **engine_kwargs)
         _shared[key] = transport, renderer
         return _shared[key]
+
+
+def kv_cache_gib_for(kv_cache_gib: float | None, environ=os.environ) -> float:
+    """The in-process KV cache in GiB: the argument, else VLLM_CPU_KVCACHE_SPACE, else 2 (module doc)."""
+    where = "kv_cache_gib"
+    if kv_cache_gib is None:
+        space = environ.get(KV_CACHE_ENV, "")
+        if space == "":
+            return DEFAULT_KV_CACHE_GIB
+        where = f"{KV_CACHE_ENV}={space!r}"
+        try:
+            kv_cache_gib = int(space)  # vLLM reads it as a whole number of GiB too
+        except ValueError:
+            raise ValueError(f"{where} is not a whole number of GiB; set it to e.g. 2, or pass "
+                             "make_lm(kv_cache_gib=...)") from None
+    if not kv_cache_gib > 0:
+        raise ValueError(f"{where} gives the KV cache {kv_cache_gib} GiB; it needs more than 0 (e.g. 2)")
+    return float(kv_cache_gib)
+
+
+def _has_gpu() -> bool:
+    import torch  # the in-process engine imports it anyway
+
+    return torch.cuda.is_available()
 
 
 def _lm_name(model: str | None, model_path: str) -> str:

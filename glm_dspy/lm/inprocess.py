@@ -13,7 +13,8 @@ Ownership and invariants:
 * the loop blocks on `_inbox` only when the engine has no unfinished request, so an idle engine
   costs no CPU and a new request wakes it at once;
 * when the loop dies, `_error` holds why; every waiting caller gets that error within
-  `_POLL_S`, and every later call gets it at once: a dead engine never hangs a caller.
+  `_POLL_S`, and every later call gets it at once: a dead engine never hangs a caller;
+* the KV cache is `kv_cache_gib`, even where VLLM_CPU_KVCACHE_SPACE says otherwise (`_EngineArgs`).
 """
 
 import itertools
@@ -27,12 +28,16 @@ from pathlib import Path
 
 from dspy import lm15
 
-from glm_dspy.lm.transport import Chunk, GenerationParams
+from glm_dspy.lm.transport import Chunk, EngineLostError, GenerationParams
 
 logger = logging.getLogger(__name__)
 
 _POLL_S = 0.5
 _STOP = ("stop",)
+
+
+class EngineDiedError(EngineLostError, lm15.ServerError):
+    """The in-process engine died or was closed: no call on it can succeed any more."""
 
 
 class InprocessTransport:
@@ -47,9 +52,6 @@ class InprocessTransport:
                                  kv_cache_memory_bytes=int(kv_cache_gib * (1 << 30)), generation_config="vllm",
                                  enforce_eager=True, disable_log_stats=True)
         self._engine_args.update(engine_kwargs)
-        if (space := os.environ.get("VLLM_CPU_KVCACHE_SPACE")) and float(space) != kv_cache_gib:
-            logger.warning("VLLM_CPU_KVCACHE_SPACE=%s overrides kv_cache_gib=%s on CPU (vllm 0.32 platforms/cpu.py)",
-                           space, kv_cache_gib)
         self._inbox: queue.SimpleQueue = queue.SimpleQueue()
         self._error: BaseException | None = None
         self._ready = threading.Event()
@@ -107,10 +109,9 @@ class InprocessTransport:
 
     def _run(self) -> None:
         try:
-            from vllm.engine.arg_utils import EngineArgs
             from vllm.v1.engine.llm_engine import LLMEngine
 
-            engine = LLMEngine.from_engine_args(EngineArgs(**self._engine_args))
+            engine = LLMEngine.from_engine_args(_engine_args_class()(**self._engine_args))
             self.block_size = engine.vllm_config.cache_config.block_size
             # vLLM's scheduler when the engine core runs in this process (VLLM_ENABLE_V1_MULTIPROCESSING=0),
             # for tests and benchmarks that inspect the cache policy; None otherwise
@@ -131,7 +132,7 @@ class InprocessTransport:
                         break
                 for item in items:
                     if item == _STOP:
-                        self._fail_all(outboxes, lambda: lm15.ServerError("the in-process vLLM engine was closed"))
+                        self._fail_all(outboxes, self._closed_error)
                         return
                     self._handle(engine, item, outboxes)
                 if engine.has_unfinished_requests():
@@ -197,18 +198,39 @@ class InprocessTransport:
             presence_penalty=params.presence_penalty, extra_args=dict(extra_args) or None,
             output_kind=RequestOutputKind.DELTA if stream else RequestOutputKind.FINAL_ONLY)
 
-    def _dead_error(self) -> lm15.ServerError:
-        return lm15.ServerError(
+    def _dead_error(self) -> EngineDiedError:
+        return EngineDiedError(
             f"the in-process vLLM engine for {self.model_path} died: {type(self._error).__name__}: {self._error} "
-            "(its traceback is in the log above). Build a new LM with glm_dspy.lm.make_lm(...); a query that "
-            "checkpointed its steps resumes from its last completed step.")
+            f"(its traceback is in the log above). {_REMEDY}")
+
+    def _closed_error(self) -> EngineDiedError:
+        return EngineDiedError(f"the in-process vLLM engine for {self.model_path} is closed. {_REMEDY}")
 
     def _raise_if_dead(self) -> None:
         if self._error is not None:
             raise self._dead_error()
         if not self._thread.is_alive():
-            raise lm15.ServerError(f"the in-process vLLM engine for {self.model_path} is closed; build a new LM "
-                                   "with glm_dspy.lm.make_lm(...)")
+            raise self._closed_error()
+
+
+_REMEDY = ("Nothing of the unfinished query is kept: build a new LM with glm_dspy.configure(...) or "
+           "glm_dspy.lm.make_lm(...) and ask it again.")
+
+
+def _engine_args_class():
+    """vLLM's EngineArgs, except that the KV cache is what we asked for. vllm-cpu 0.32.0
+    (`CpuPlatform.check_and_update_config`, run inside `create_engine_config`) replaces
+    `kv_cache_memory_bytes` with VLLM_CPU_KVCACHE_SPACE GiB when that variable is set; the CPU
+    worker reads the config only later, so putting our value back is in time."""
+    from vllm.engine.arg_utils import EngineArgs
+
+    class _EngineArgs(EngineArgs):
+        def create_engine_config(self, *args, **kwargs):
+            config = super().create_engine_config(*args, **kwargs)
+            config.cache_config.kv_cache_memory_bytes = self.kv_cache_memory_bytes
+            return config
+
+    return _EngineArgs
 
 
 def _invalid_request(error: Exception, num_prompt_tokens: int) -> lm15.InvalidRequestError:

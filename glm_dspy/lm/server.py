@@ -23,11 +23,15 @@ from contextlib import contextmanager
 import httpx
 from dspy import lm15
 
-from glm_dspy.lm.transport import Chunk, GenerationParams
+from glm_dspy.lm.transport import Chunk, EngineLostError, GenerationParams
 
 logger = logging.getLogger(__name__)
 
 _PROBE_TEXT = "<|im_start|>user\n[[ ## question ## ]]\nWho won the Nobel Prize?<|im_end|>\n"
+
+
+class ServerUnreachableError(EngineLostError, lm15.TransportError):
+    """The server cannot be reached (not running, or it went away mid-call)."""
 
 
 class ServerTransport:
@@ -133,7 +137,7 @@ def _translate_httpx(base_url: str, what: str) -> Iterator[None]:
         raise lm15.TimeoutError(f"{where} timed out ({type(error).__name__}); the server is hung or overloaded: "
                                 "check its log, or raise make_lm(timeout_s=...)") from error
     except (httpx.ConnectError, httpx.RemoteProtocolError, httpx.ReadError) as error:
-        raise lm15.TransportError(
+        raise ServerUnreachableError(
             f"{where} failed: {type(error).__name__}: {error}. Is the server running? Start it with `python -m "
             "vllm.entrypoints.openai.api_server --model DIR --enable-prefix-caching --enable-prompt-tokens-details`, "
             "or use make_lm(server=None) for the in-process engine") from error

@@ -4,12 +4,19 @@ A transport takes prompt token ids, sampling parameters and the encoded cache hi
 `Chunk`s: text deltas, the last one carrying the finish reason and the token counts as the vLLM
 engine counted them. Both transports send the same ids and the same `extra_args`, so a program
 behaves the same on either. Failures are raised as dspy.lm15 errors with a message that says what
-failed, where, and what to do.
+failed, where, and what to do; a failure after which no call can succeed (the engine died or is
+closed, the server cannot be reached) is also an `EngineLostError`.
 """
 
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Protocol
+
+
+class EngineLostError(Exception):
+    """Mixed into the dspy.lm15 error of a transport whose engine can answer no more calls: every
+    later call fails the same way until a new LM is built. DSPy raises its own error class from
+    it (`raise LMServerError(...) from error`), so look for it along `__cause__`."""
 
 
 @dataclass(frozen=True, slots=True)

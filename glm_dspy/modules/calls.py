@@ -6,6 +6,9 @@ which would change the prompt (and lose the cached prefix), so GLM runs its agen
 ChatAdapter with that fallback off, and handles unparseable output itself: one retry at a
 small temperature (the same prompt at temperature 0 would give the same output), then
 the call is recorded as "unexpected agent output".
+
+The step records what the engine ran: each call's temperature, and how many outputs stopped at
+max_tokens (instead of DSPy's truncation warning, which would print through a progress bar).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any
 import dspy
 from dspy.utils.exceptions import AdapterParseError
 
+from glm_dspy.lm.observe import observe_calls
 from glm_dspy.steps import UNEXPECTED_OUTPUT, Step
 
 RETRY_TEMPERATURE = 0.3
@@ -39,7 +43,7 @@ def call_agent(agent: str, predictor: dspy.Module, **inputs: Any) -> tuple[dspy.
     """Run `predictor(**inputs)`; return its prediction (None if unparseable twice) and the step."""
     started = time.perf_counter()
     prediction, error, attempts = None, None, 0
-    with dspy.track_usage() as tracker:
+    with dspy.track_usage() as tracker, observe_calls() as observed:
         for config in ({}, {"temperature": RETRY_TEMPERATURE, "rollout_id": uuid.uuid4().hex}):
             attempts += 1
             try:
@@ -49,5 +53,7 @@ def call_agent(agent: str, predictor: dspy.Module, **inputs: Any) -> tuple[dspy.
             except AdapterParseError as parse_error:
                 error = f"{UNEXPECTED_OUTPUT}: {str(parse_error).splitlines()[0][:300]}"
     prompt, cached, completion, calls = _usage_totals(tracker)
-    step = Step(agent, prompt, cached, completion, max(calls, attempts), time.perf_counter() - started, error=error)
+    step = Step(agent, prompt, cached, completion, max(calls, attempts), time.perf_counter() - started, error=error,
+                temperatures=tuple(record.temperature for record in observed.records),
+                num_truncated=observed.num_truncated)
     return prediction, step

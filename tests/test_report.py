@@ -1,0 +1,23 @@
+"""The steps table a person reads: a truncated agent output shows in its step's row."""
+
+import dspy
+from rich.console import Console
+
+from glm_dspy.report import steps_table
+from glm_dspy.steps import UNEXPECTED_OUTPUT, Step
+
+
+def rendered(*steps: Step) -> str:
+    console = Console(width=200, record=True)
+    console.print(steps_table(dspy.Prediction(steps=[s.as_dict() for s in steps])))
+    return console.export_text()
+
+
+def test_a_truncated_output_is_in_its_row():
+    retried = Step("reason", 300, 128, 120, 2, 1.5, error=f"{UNEXPECTED_OUTPUT}: no answer field",
+                   temperatures=(0.0, 0.3), num_truncated=2)
+    once = Step("classify", 200, 128, 6, 1, 0.2, output="deterministic", temperatures=(0.0,), num_truncated=1)
+    text = rendered(retried, once, Step("graph", code="print(1)", output="1"))
+    assert "2 of 2 calls stopped at max_tokens (truncated)" in text
+    assert "the output stopped at max_tokens (truncated)" in text
+    assert text.count("max_tokens") == 2  # not on the step that was not truncated
