@@ -1,8 +1,8 @@
 """The retrieval baselines of the GLM paper's comparisons (§6): Base LLM, Text RAG, Graph RAG.
 
-Each is one LLM call under the same adapter, LM client and retriever as GLM, and returns a
-`dspy.Prediction` shaped like GLM's (answer, steps, num_calls, token counts, error_category),
-so `glm-dspy eval` treats every arm alike.
+Each is one LLM call under the same adapter, LM client and retriever as GLM, and returns the
+`dspy.Prediction` every arm returns (`StepLog.prediction`: answer, steps, error_category,
+num_calls, token counts) plus the `context` it sent, so `glm-dspy eval` treats every arm alike.
 
     Base LLM    the question alone
     Text RAG    the top-k nodes by embedding similarity to the question, each as its
@@ -23,12 +23,6 @@ from glm_dspy.steps import RETRIEVAL_ERROR, UNEXPECTED_OUTPUT, StepLog
 from graphs.vertex_chunk import render_vertex_chunk
 
 
-def _prediction(answer: str | None, log: StepLog, category: str | None, **extra) -> dspy.Prediction:
-    return dspy.Prediction(answer=answer or "", steps=[s.as_dict() for s in log.steps], error_category=category,
-                           num_calls=log.num_calls, prompt_tokens=log.prompt_tokens,
-                           cached_tokens=log.cached_tokens, completion_tokens=log.completion_tokens, **extra)
-
-
 class _OneCall(dspy.Module):
     def __init__(self, signature, max_tokens: int):
         super().__init__()
@@ -41,8 +35,8 @@ class _OneCall(dspy.Module):
             prediction, step = call_agent("answer", self.predict, **inputs)
         log.add(step)
         if prediction is None:
-            return _prediction(None, log, UNEXPECTED_OUTPUT, context=inputs.get("context", ""))
-        return _prediction(prediction.answer.strip(), log, None, context=inputs.get("context", ""))
+            return log.prediction(None, UNEXPECTED_OUTPUT, context=inputs.get("context", ""))
+        return log.prediction(prediction.answer.strip(), None, context=inputs.get("context", ""))
 
 
 class BaseLLM(_OneCall):
@@ -65,7 +59,7 @@ class TextRAG(_OneCall):
         ids = [node_id for node_id, _ in retriever.node_index.search(question, self.k)]
         context = _chunks(self.graph, ids, num_neighbours=0)
         if not context:
-            return _prediction(None, StepLog(), RETRIEVAL_ERROR, context="")
+            return StepLog().prediction(None, RETRIEVAL_ERROR, context="")
         return self._answer(context=context, question=question)
 
 
@@ -86,7 +80,7 @@ class GraphRAG(_OneCall):
             ids += [neighbour.id for _, neighbour in record.neighbours]
         context = _chunks(self.graph, ids, num_neighbours=self.num_neighbours)
         if not context:
-            return _prediction(None, StepLog(), RETRIEVAL_ERROR, context="")
+            return StepLog().prediction(None, RETRIEVAL_ERROR, context="")
         return self._answer(context=context, question=question)
 
 
