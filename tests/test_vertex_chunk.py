@@ -3,6 +3,22 @@
 from glm_dspy.graph import open_graph
 from graphs.vertex_chunk import format_value
 
+# Marie Curie: 8 neighbours over 5 relations. Round 0 takes each relation's best (degree
+# descending, then id), ordered the same way: mentor l12, institution, student s1144, prize 1903,
+# birth city; round 1: student l194, prize 1911; round 2: student s211.
+CURIE = ("[Node:l6 {birth_date:1867-11-07, death_date:1934-07-04, family_name:Curie, "
+         "full_name:Marie Curie, née Skłodowska, gender:female, given_name:Marie, motivation:[in recognition "
+         "of the extraordinary services they have rendered by their joint researches on the radiation "
+         "phenomena discovered by Professor Henri Becquerel, in recognition of her services to the "
+         "advancement of chemistry by the discovery of the elements radium and polonium, by the isolation "
+         "of radium and the study of the nature and compounds of this remarkable element], name:Marie Curie, "
+         "type:laureate}]\n"
+         "[neighbours:(l12:mentor {name:Gabriel Lippmann}),"
+         "(inst_sorbonne_university_paris:institution {name:Sorbonne University}),"
+         "(s1144:student {name:Edmond Bauer}),(prize_physics_1903:prize {name:Nobel Prize in Physics 1903}),"
+         "(city_warsaw_poland:birth_city {name:Warsaw}),(l194:student {name:Irène Joliot-Curie}),"
+         "(prize_chemistry_1911:prize {name:Nobel Prize in Chemistry 1911}),(s211:student {name:Norris Hall})]")
+
 P1 = ("[Node:p1 {keywords:[engine, computation], title:Notes on the Analytical Engine, type:paper, year:1843}]\n"
       "[neighbours:(p2:cited_by {title:On Bernoulli Numbers}),(a1:author {name:Ada Lovelace}),"
       "(v1:venue {name:Scientific Memoirs}),(a2:author {name:Charles Babbage})]")
@@ -11,6 +27,13 @@ P1 = ("[Node:p1 {keywords:[engine, computation], title:Notes on the Analytical E
 def test_exact_bytes(tiny_graph):
     # p2 has degree 4; a1 and v1 have degree 2 and a2 degree 1: degree desc, then id
     assert tiny_graph.retriever.node_info("p1") == P1
+
+
+def test_exact_bytes_of_a_nobel_chunk(nobel_graph, nobel_db, embedder):
+    assert nobel_graph.retriever.node_info("l6") == CURIE
+    with open_graph(nobel_db, num_neighbours=3, embedder=embedder) as graph:  # round 0 cut after 3
+        assert graph.retriever.node_info("l6") == CURIE.split("(s1144:student {name:Edmond Bauer})")[0] + \
+            "(s1144:student {name:Edmond Bauer})]"
 
 
 def test_same_bytes_every_call_and_after_reopen(tiny_graph, tiny_db, embedder):
