@@ -20,7 +20,7 @@ from glm_dspy.adapter import GLMAdapter
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.signatures import Answer, AnswerFromContext
 from glm_dspy.steps import RETRIEVAL_ERROR, UNEXPECTED_OUTPUT, StepLog
-from graphs.vertex_chunk import render_vertex_chunk
+from graphs.node_info import node_records, render_vertex_chunk
 
 
 class _OneCall(dspy.Module):
@@ -76,7 +76,8 @@ class GraphRAG(_OneCall):
         hits = retriever.node_index.search(question, 1)
         ids = [hits[0][0]] if hits else []
         if ids and self.hops == 2:
-            (record,) = self.graph.store.nodes([(self.graph.store.type_of(ids[0]), ids[0])], k=self.num_neighbours)
+            store = self.graph.store
+            (record,) = node_records(store, [(store.type_of(ids[0]), ids[0])], k=self.num_neighbours)
             ids += [neighbour.id for _, neighbour in record.neighbours]
         context = _chunks(self.graph, ids, num_neighbours=self.num_neighbours)
         if not context:
@@ -93,6 +94,6 @@ def _chunks(graph, ids: list[str], *, num_neighbours: int) -> str:
     if not typed:
         return ""
     text_features = {t: n.text_feature for t, n in store.schema.node_types.items()}
-    records = store.nodes(typed, k=num_neighbours)
+    records = node_records(store, typed, k=num_neighbours)
     chunks = [render_vertex_chunk(r, text_features) for r in records if r is not None]
     return "\n".join(chunk if num_neighbours else chunk.splitlines()[0] for chunk in chunks)
