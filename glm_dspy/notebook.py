@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 SEPARATOR = "\n\n"
-CHUNK_OPENING = "[Node:"  # how every vertex chunk begins (graphs/vertex_chunk.py)
+CHUNK_OPENING = "[Node:"  # how every vertex chunk begins (graphs/node_info.py)
 
 
 def retrieval_block(request: str, output: str) -> str:

@@ -18,7 +18,7 @@ from graphs.literal import InvalidId, identifier, string_literal
 from graphs.node_index import NodeIndex
 from graphs.schema import rel_table
 from graphs.store import GraphStore
-from graphs.vertex_chunk import render_vertex_chunk
+from graphs.node_info import node_records, render_vertex_chunk
 
 DEFAULT_NUM_NEIGHBOURS = 10
 # How every observation (bad input answered instead of a result) begins or reads.
@@ -113,7 +113,7 @@ class Retriever:
         """NodeInfo(ids) -> the vertex chunk of each node: its features and top neighbours."""
         id_list = ids if isinstance(ids, list) else [ids]
         located = [(i, *self._locate(i)) for i in id_list]
-        records = iter(self.store.nodes([(t, i) for i, t, _ in located if t], k=self.num_neighbours))
+        records = iter(node_records(self.store, [(t, i) for i, t, _ in located if t], k=self.num_neighbours))
         chunks = []
         for node_id, type_name, problem in located:
             record = next(records) if type_name else None

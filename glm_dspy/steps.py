@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+import dspy
+
 UNEXPECTED_OUTPUT = "unexpected agent output"
 RETRIEVAL_ERROR = "retrieval error"
 CODE_ERROR = "code execution error"
-STEP_LIMIT = "step limit exceeded"  # the four error categories of GLM paper Table 5
+STEP_LIMIT = "step limit exceeded"
+ERROR_CATEGORIES = (UNEXPECTED_OUTPUT, RETRIEVAL_ERROR, CODE_ERROR, STEP_LIMIT)  # GLM paper Table 5
+# The fields every arm's `dspy.Prediction` has (StepLog.prediction); glm_dspy.evaluate records them.
+PREDICTION_FIELDS = ("answer", "steps", "error_category", "num_calls", "prompt_tokens", "cached_tokens",
+                     "completion_tokens")
 # GLM's agents; "graph": a snippet GLM ran itself (no LLM call); "answer": a baseline's one
 # call; "graphcot": one Graph-CoT Thought/Action step
 AGENTS = ("classify", "reason", "act", "graph", "answer", "graphcot")
@@ -65,3 +71,15 @@ class StepLog:
     @property
     def num_truncated(self) -> int:
         return sum(s.num_truncated for s in self.steps)
+
+    def prediction(self, answer: str | None, error_category: str | None, **extra) -> dspy.Prediction:
+        """The result of one question, the same shape for every arm: `PREDICTION_FIELDS` (the
+        answer, "" for none; the steps as dicts; the error category, None or one of
+        `ERROR_CATEGORIES`; this log's totals), then the arm's own `extra` fields."""
+        assert error_category is None or error_category in ERROR_CATEGORIES, error_category
+        clash = sorted(set(extra) & set(PREDICTION_FIELDS))
+        assert not clash, f"extra fields {clash} would overwrite the shared ones"
+        return dspy.Prediction(answer=answer or "", steps=[s.as_dict() for s in self.steps],
+                               error_category=error_category, num_calls=self.num_calls,
+                               prompt_tokens=self.prompt_tokens, cached_tokens=self.cached_tokens,
+                               completion_tokens=self.completion_tokens, **extra)

@@ -1,4 +1,4 @@
-"""The Kuzu schema of a loaded graph, its DDL, and the named NodeInfo view — all in one place.
+"""The Kuzu schema of a loaded graph and its DDL, in one place.
 
 Naming, fixed for every database this project writes:
 * one node table per node type, named as the type (`paper`), columns `id STRING PRIMARY KEY`,
@@ -19,13 +19,14 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from graphs.literal import identifier, string_literal
+from graphs.literal import identifier
 from graphs.graph_data import GraphData, check_name
 
 REL_PREFIX = "rel_"
 DEGREE = "degree"
-# Columns the loader adds to every node table; never features (see graphs.top_neighbours).
-NEIGHBOUR_COLUMNS = {"glm_nbrs": "STRING"}
+NBRS = "glm_nbrs"  # the materialized NodeInfo view (graphs.node_info, written by graphs.top_neighbours)
+# Columns the loader adds to every node table; never features.
+NEIGHBOUR_COLUMNS = {NBRS: "STRING"}
 RESERVED_COLUMNS = {"id", DEGREE, *NEIGHBOUR_COLUMNS}
 # Features tried, in order, as the text an entity is known by (RetrieveNode, neighbour labels).
 TEXT_FEATURES = ("name", "title", "knownName", "label", "text")
@@ -134,30 +135,3 @@ class GraphSchema:
 
 def rel_table(relation: str) -> str:
     return REL_PREFIX + relation
-
-
-def node_info_query(items: list[tuple[str, str, list[str]]], k: int) -> str:
-    """The NodeInfo view's Cypher half: for each (node type, id, its relations), the node and,
-    per relation, its top-`k` neighbours by degree descending then id.
-
-    `graphs.store.merge_neighbours` then takes them round-robin over the relations (the
-    view's other half; Kuzu has no per-group rank to do it in the query). Kuzu 0.11.3 has no
-    CREATE VIEW and crashes on macros with subqueries, so the view is this one named query.
-    Each (id, relation) is its own UNION ALL branch so that it is a primary-key lookup
-    (`MATCH (n:T {id: <literal>})`; an unlabelled or `IN [...]` match is a full scan), and all
-    ids go in one round trip. The loader materializes the view (graphs.top_neighbours); this
-    is its definition and the fallback for a k beyond the materialized K. Rows: pos, node,
-    rel, neighbour (node and neighbour as JSON text; rel/neighbour null where there are none).
-    """
-    assert items and k >= 0
-    branches = []
-    for pos, (type_name, node_id, relations) in enumerate(items):
-        match = f"MATCH (n:{identifier(type_name)} {{id: {string_literal(node_id)}}}) "
-        for relation in relations or [None]:
-            edge = f"[r:{identifier(rel_table(relation))}]" if relation else "[r]"
-            branches.append(
-                f"{match}OPTIONAL MATCH (n)-{edge}->(m) "
-                f"WITH n, r, m ORDER BY m.{DEGREE} DESC, m.id ASC LIMIT {max(k, 1)} "
-                f"RETURN {pos} AS pos, to_json(n) AS node, label(r) AS rel, to_json(m) AS neighbour"
-            )
-    return " UNION ALL ".join(branches)

@@ -1,18 +1,17 @@
-"""The one module that talks to Kuzu.
+"""The one module that talks to Kuzu: open a database, run Cypher, find a node's table.
 
 Kuzu 0.11.3 is archived upstream; its maintained fork (`ladybug`) renames the module and
 reads no Kuzu files. Keeping every `import kuzu` here makes a later switch one file.
 
 Invariants: a `GraphStore` owns one `kuzu.Database`; each thread gets its own
 `kuzu.Connection` (created on first use) with the store's query timeout, so concurrent
-agents never share a connection. Values reach Cypher text only via `graphs.literal`.
+agents never share a connection. Values reach Cypher text only via `graphs.literal`. What a
+node shows (the NodeInfo view) is graphs/node_info.py's, on top of `GraphStore.query`.
 """
 
 from __future__ import annotations
 
-import json
 import threading
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +19,7 @@ import kuzu
 
 from graphs.id_index import IdIndex
 from graphs.literal import identifier, string_literal
-from graphs.schema import DEGREE, REL_PREFIX, RESERVED_COLUMNS, GraphSchema, node_info_query
-from graphs.top_neighbours import NBRS, parse_neighbours
-
-LIVE_BRANCHES = 128
+from graphs.schema import GraphSchema
 
 DB_FILE = "graph.kuzu"
 META_FILE = "meta.json"
@@ -38,16 +34,6 @@ def connect(db_path: Path, *, read_only: bool, buffer_pool_bytes: int = DEFAULT_
 
 class GraphStoreError(RuntimeError):
     """The database directory is missing, incomplete or unreadable."""
-
-
-@dataclass(slots=True)
-class NodeRecord:
-    """One node as Kuzu returned it: type, id, features (nulls dropped), and its top-k edges."""
-
-    type: str
-    id: str
-    features: dict[str, Any]
-    neighbours: list[tuple[str, "NodeRecord"]] = field(default_factory=list)  # (relation, node)
 
 
 class GraphStore:
@@ -106,84 +92,3 @@ class GraphStore:
             if rows:
                 return type_name
         return None
-
-    def nodes(self, typed_ids: list[tuple[str, str]], *, k: int = 0) -> list[NodeRecord | None]:
-        """The nodes at `typed_ids` ((type, id) pairs) with their top-`k` neighbours, in one query.
-
-        Result i is None when node i does not exist. Neighbours follow the NodeInfo view's
-        order (round-robin over relations, graphs/top_neighbours.py): read from the lists materialized
-        at load when k <= the materialized K, else computed by the view itself.
-        """
-        if not typed_ids:
-            return []
-        if k > self.schema.num_neighbours:
-            return self.nodes_live(typed_ids, k=k)
-        branches = [f"MATCH (n:{identifier(t)} {{id: {string_literal(i)}}}) RETURN {pos} AS pos, to_json(n) AS node"
-                    for pos, (t, i) in enumerate(typed_ids)]
-        records: list[NodeRecord | None] = [None] * len(typed_ids)
-        for row in self.query(" UNION ALL ".join(branches)):
-            raw = json.loads(row["node"])
-            record = _record(raw)
-            for relation, node_id, type_name, text in parse_neighbours(raw.get(NBRS))[:k]:
-                record.neighbours.append((relation, NodeRecord(type_name, node_id, self._label(type_name, text))))
-            records[row["pos"]] = record
-        return records
-
-    def _label(self, type_name: str, text) -> dict[str, Any]:
-        """A neighbour's features as a chunk shows them: only its label text, if it has one."""
-        feature = self.schema.node_types[type_name].text_feature
-        return {feature: str(text)} if feature and text is not None and str(text).strip() else {}
-
-    def nodes_live(self, typed_ids: list[tuple[str, str]], *, k: int) -> list[NodeRecord | None]:
-        """As `nodes`, evaluating the NodeInfo view in Kuzu (the definition of the lists).
-
-        One query per `LIVE_BRANCHES` (id, relation) branches: a few hundred UNION ALL
-        branches exhaust Kuzu's buffer pool."""
-        records: list[NodeRecord | None] = [None] * len(typed_ids)
-        candidates: list[list[tuple[str, int, NodeRecord]]] = [[] for _ in typed_ids]
-        batch: list[tuple[int, str, str, list[str]]] = []
-        num_branches = 0
-        for pos, (type_name, node_id) in enumerate(typed_ids):
-            batch.append((pos, type_name, node_id, self.schema.neighbour_types(type_name)))
-            num_branches += max(len(batch[-1][3]), 1)
-            if pos == len(typed_ids) - 1 or num_branches >= LIVE_BRANCHES:
-                rows = self.query(node_info_query([item[1:] for item in batch], k))
-                for row in rows:
-                    pos_in_all = batch[row["pos"]][0]
-                    if records[pos_in_all] is None:
-                        records[pos_in_all] = _record(json.loads(row["node"]))
-                    if k and row["neighbour"] is not None:
-                        raw = json.loads(row["neighbour"])
-                        neighbour = _record(raw)
-                        text = neighbour.features.get(self.schema.node_types[neighbour.type].text_feature)
-                        neighbour.features = self._label(neighbour.type, text)
-                        candidates[pos_in_all].append((_relation(row["rel"]), raw[DEGREE], neighbour))
-                batch, num_branches = [], 0
-        for record, found in zip(records, candidates):
-            if record is not None:
-                record.neighbours = merge_neighbours(found, k)
-        return records
-
-
-def merge_neighbours(found: list[tuple[str, int, NodeRecord]], k: int) -> list[tuple[str, NodeRecord]]:
-    """The view's round-robin over (relation, degree, neighbour) rows: rank each neighbour
-    within its relation by (degree descending, id), then order all by (rank, degree
-    descending, id, relation); the first `k`."""
-    def by_degree_then_id(row):
-        return -row[1], row[2].id.encode()
-
-    ranked, seen = [], {}
-    for relation, degree, neighbour in sorted(found, key=lambda row: (row[0], *by_degree_then_id(row))):
-        rank = seen[relation] = seen.get(relation, -1) + 1
-        ranked.append((rank, -degree, neighbour.id.encode(), relation, neighbour))
-    ranked.sort(key=lambda row: row[:4])
-    return [(relation, neighbour) for _, _, _, relation, neighbour in ranked[:k]]
-
-
-def _record(raw: dict[str, Any]) -> NodeRecord:
-    features = {k: v for k, v in raw.items() if v is not None and not k.startswith("_") and k not in RESERVED_COLUMNS}
-    return NodeRecord(raw["_LABEL"], raw["id"], features)
-
-
-def _relation(rel_table_name: str) -> str:
-    return rel_table_name[len(REL_PREFIX):] if rel_table_name.startswith(REL_PREFIX) else rel_table_name

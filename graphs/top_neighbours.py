@@ -3,18 +3,15 @@
 Everything works on integer node codes — the rank of each id in byte order, so comparing
 codes compares ids exactly as Kuzu's `ORDER BY m.id` does — never on strings per row.
 
-The NodeInfo view (`graphs.schema.node_info_query` + `graphs.store.merge_neighbours`) is the
-definition of a node's top-K neighbours, taken round-robin over its relations so that every
-kind of neighbour shows: each relation's best neighbour first, then each one's second best, and
-so on; "best" is degree descending then id, and each round is ordered the same way (degree
-descending, id, relation). Without the round-robin a laureate's two prizes (degree ~2) never
-make the top 10 behind mentors and students with dozens of edges. Evaluated live in
-Kuzu 0.11.3 it costs ~4-10 ms per node (neighbours' string ids are spread over many storage
-morsels), so it is computed here once and stored in one string column per node table:
-    glm_nbrs = records joined by RECORD_SEP, each `relation FIELD_SEP id FIELD_SEP type FIELD_SEP text`
+The NodeInfo view (graphs/node_info.py: a node's top-K neighbours round-robin over its relations)
+evaluated live in Kuzu 0.11.3 costs ~4-10 ms per node (neighbours' string ids are spread over
+many storage morsels), so it is computed here once, for all nodes at the same time, and stored
+in one string column per node table, in the format `graphs.node_info.parse_neighbours` reads
 (one string instead of four list columns: COPY of list columns cost 9 s at 1M nodes, this 3 s).
-NodeInfo is then one primary-key lookup; any k <= K is a prefix of the records, a larger k
-falls back to the live view, and tests/test_vertex_chunk.py checks the two agree.
+`_view_order` is the view's order vectorized: the same keys as `graphs.node_info.merge_neighbours`,
+packed into integers. NodeInfo is then one primary-key lookup; any k <= K is a prefix of the
+records, a larger k falls back to the live view, and tests/test_vertex_chunk.py checks the two
+agree for every Nobel node.
 """
 
 from __future__ import annotations
@@ -26,10 +23,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from graphs.graph_data import EdgeList, GraphData, NodeTable
+from graphs.node_info import FIELD_SEP, RECORD_SEP
+from graphs.schema import NBRS
 
 DEFAULT_K = 10
-NBRS = "glm_nbrs"
-RECORD_SEP, FIELD_SEP = "\x1e", "\x1f"  # ASCII record/unit separators: never in ids, whitespace in text
 
 
 class GraphLoadError(ValueError):
@@ -147,7 +144,7 @@ def _texts(nodes: NodeTable, feature: str | None) -> pa.Array:
     if feature is None:
         return pa.nulls(nodes.table.num_rows, pa.string())
     text = nodes.table.column(feature).cast(pa.string()).combine_chunks()
-    return pc.replace_substring_regex(text, r"[\x1e\x1f]", " ")  # separators are whitespace to format_value too
+    return pc.replace_substring_regex(text, f"[{RECORD_SEP}{FIELD_SEP}]", " ")  # whitespace to format_value too
 
 
 def _top_neighbours(src, dst, rel, degrees, k, num_nodes, sorted_ids, texts, relations, types, type_code) -> pa.Array:
@@ -164,10 +161,3 @@ def _top_neighbours(src, dst, rel, degrees, k, num_nodes, sorted_ids, texts, rel
         pc.fill_null(texts.take(dst_arrow), ""), FIELD_SEP)
     offsets = pa.array(np.searchsorted(src, np.arange(num_nodes + 1)).astype(np.int32))
     return pc.binary_join(pa.ListArray.from_arrays(offsets, records), RECORD_SEP)
-
-
-def parse_neighbours(value: str | None) -> list[tuple[str, str, str, str]]:
-    """(relation, id, type, text) records of a stored `glm_nbrs` value, in view order."""
-    if not value:
-        return []
-    return [tuple(record.split(FIELD_SEP)) for record in value.split(RECORD_SEP)]

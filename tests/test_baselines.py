@@ -8,8 +8,9 @@ import pytest
 from dspy.utils import DummyLM
 
 from glm_dspy.modules.baselines import BaseLLM, GraphRAG, TextRAG
+from glm_dspy.modules.glm import GLM
 from glm_dspy.modules.graphcot import INVALID, GraphCoT, parse_actions
-from glm_dspy.steps import STEP_LIMIT, UNEXPECTED_OUTPUT
+from glm_dspy.steps import PREDICTION_FIELDS, STEP_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
 
 
 def run(program, answers, question="q?"):
@@ -99,3 +100,36 @@ def test_graph_rag_linearizes_the_ego_graph(tiny_graph):
     neighbours = tiny_graph.retriever.neighbour_check(best, "author")
     assert two_hops.context.startswith(one_hop.context)
     assert all(f"[Node:{n} " in two_hops.context for n in neighbours)
+
+
+ARMS = {  # arm -> (program, scripted outputs, the arm's own fields)
+    "base": (lambda g: BaseLLM(), [{"answer": "42"}], {"context"}),
+    "text_rag": (lambda g: TextRAG(g, k=2), [{"answer": "x"}], {"context"}),
+    "graph_rag": (lambda g: GraphRAG(g), [{"answer": "x"}], {"context"}),
+    "graphcot": (lambda g: GraphCoT(g), [{"thought": "t", "action": "Finish[x]"}], {"scratchpad"}),
+    "glm": (lambda g: GLM(g), [{"kind": "deterministic"}, {"code": 'print(NodeFeature("p1", "year"))'}],
+            {"kind", "notebook", "query_id"}),
+}
+
+
+@pytest.mark.parametrize("arm", ARMS)
+def test_every_arm_returns_the_shared_prediction_fields(tiny_graph, arm):
+    make, answers, own = ARMS[arm]
+    prediction, lm = run(make(tiny_graph), answers, question="Notes on the Analytical Engine")
+    assert set(prediction.keys()) == {*PREDICTION_FIELDS, *own}
+    assert prediction.answer and prediction.error_category is None
+    assert prediction.num_calls == len(lm.history) == sum(step["num_calls"] for step in prediction.steps)
+
+
+def test_step_log_prediction_sums_the_steps():
+    log = StepLog([Step("classify", prompt_tokens=100, cached_tokens=60, completion_tokens=3, num_calls=1),
+                   Step("graph", output="1843"),
+                   Step("act", prompt_tokens=200, cached_tokens=150, completion_tokens=20, num_calls=2)])
+    prediction = log.prediction(None, STEP_LIMIT, notebook="n")
+    assert prediction.toDict() == {
+        "answer": "", "steps": [s.as_dict() for s in log.steps], "error_category": STEP_LIMIT, "num_calls": 3,
+        "prompt_tokens": 300, "cached_tokens": 210, "completion_tokens": 23, "notebook": "n"}
+    with pytest.raises(AssertionError, match="overwrite"):
+        log.prediction("a", None, num_calls=0)
+    with pytest.raises(AssertionError):
+        log.prediction("a", "something else")

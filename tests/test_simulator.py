@@ -5,7 +5,7 @@ import random
 import pytest
 
 from backends.vllm_priority.hints import Tier
-from backends.vllm_priority.simulator import POLICIES, Request, simulate, synthetic_glm_trace
+from backends.vllm_priority.simulator import POLICIES, Request, _blocks_of, simulate, synthetic_glm_trace
 
 I, II, IV = Tier.PREFIX, Tier.NOTEBOOK, Tier.VARIABLE
 
@@ -99,6 +99,17 @@ def test_belady_is_on_top_on_glm_traces():
         for capacity in (384, 768):
             lru, tiered, belady = (simulate(trace, capacity, p).hit_rate for p in POLICIES)
             assert belady >= tiered >= lru, (is_fine_grained, capacity, lru, tiered, belady)
+
+
+def test_trace_blocks_take_the_scheduler_tiers():
+    # 16-token blocks over prefix [0, 20), notebook [20, 40), question [40, 50):
+    #   block 0 [0, 16) all prefix; block 1 [16, 32) ends in the notebook; block 2 [32, 48) ends in
+    #   the question; tokens 48-49 fill no block. With 30 output tokens, 80 // 16 - 3 = 2 blocks are generated.
+    request = _blocks_of("q", [("p", 20, I), ("n", 20, II), ("q", 10, IV)], 30, 16, is_query_end=False)
+    assert [tier for _, tier in request.blocks] == [I, II, IV]
+    assert request.num_generated_blocks == 2
+    other_notebook = _blocks_of("q", [("p", 20, I), ("m", 20, II), ("q", 10, IV)], 30, 16, is_query_end=False)
+    assert other_notebook.blocks[0] == request.blocks[0] and other_notebook.blocks[1] != request.blocks[1]
 
 
 def test_glm_trace_shape():

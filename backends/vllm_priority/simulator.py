@@ -26,7 +26,7 @@ from collections import defaultdict, deque
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 
-from backends.vllm_priority.hints import Tier
+from backends.vllm_priority.hints import Segment, Tier, block_tiers
 from backends.vllm_priority.tiered_queue import TieredFreeQueue
 
 POLICIES = ("lru", "tiered", "belady")
@@ -214,9 +214,11 @@ def synthetic_glm_trace(num_queries: int, *, num_in_flight: int = 32, block_size
 
 def _blocks_of(query_id: str, segments: list, num_output_tokens: int, block_size: int,
                is_query_end: bool) -> Request:
-    """Chain-hash the prompt's full blocks; a block's tier is that of its last token's segment."""
-    blocks, pieces, filled, parent = [], [], 0, None
+    """Chain-hash the prompt's full blocks; their tiers are `hints.block_tiers`'s, the scheduler's rule."""
+    hashes, spans, pieces, filled, parent, num_prompt_tokens = [], [], [], 0, None, 0
     for key, num_tokens, tier in segments:
+        spans.append(Segment(num_prompt_tokens, num_prompt_tokens + num_tokens, tier))
+        num_prompt_tokens += num_tokens
         offset = 0
         while offset < num_tokens:
             take = min(num_tokens - offset, block_size - filled)
@@ -224,11 +226,11 @@ def _blocks_of(query_id: str, segments: list, num_output_tokens: int, block_size
             offset, filled = offset + take, filled + take
             if filled == block_size:
                 parent = hash((parent, tuple(pieces)))
-                blocks.append((parent, tier))
+                hashes.append(parent)
                 pieces, filled = [], 0
-    num_prompt_tokens = len(blocks) * block_size + filled
-    num_generated = (num_prompt_tokens + num_output_tokens) // block_size - len(blocks)
-    return Request(query_id, tuple(blocks), num_generated, is_query_end)
+    tiers = block_tiers(spans, block_size, 0, len(hashes))
+    num_generated = (num_prompt_tokens + num_output_tokens) // block_size - len(hashes)
+    return Request(query_id, tuple(zip(hashes, tiers)), num_generated, is_query_end)
 
 
 def main() -> None:

@@ -1,8 +1,8 @@
 """The retrieval baselines of the GLM paper's comparisons (§6): Base LLM, Text RAG, Graph RAG.
 
-Each is one LLM call under the same adapter, LM client and retriever as GLM, and returns a
-`dspy.Prediction` shaped like GLM's (answer, steps, num_calls, token counts, error_category),
-so `glm-dspy eval` treats every arm alike.
+Each is one LLM call under the same adapter, LM client and retriever as GLM, and returns the
+`dspy.Prediction` every arm returns (`StepLog.prediction`: answer, steps, error_category,
+num_calls, token counts) plus the `context` it sent, so `glm-dspy eval` treats every arm alike.
 
     Base LLM    the question alone
     Text RAG    the top-k nodes by embedding similarity to the question, each as its
@@ -20,13 +20,7 @@ from glm_dspy.adapter import GLMAdapter
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.signatures import Answer, AnswerFromContext
 from glm_dspy.steps import RETRIEVAL_ERROR, UNEXPECTED_OUTPUT, StepLog
-from graphs.vertex_chunk import render_vertex_chunk
-
-
-def _prediction(answer: str | None, log: StepLog, category: str | None, **extra) -> dspy.Prediction:
-    return dspy.Prediction(answer=answer or "", steps=[s.as_dict() for s in log.steps], error_category=category,
-                           num_calls=log.num_calls, prompt_tokens=log.prompt_tokens,
-                           cached_tokens=log.cached_tokens, completion_tokens=log.completion_tokens, **extra)
+from graphs.node_info import node_records, render_vertex_chunk
 
 
 class _OneCall(dspy.Module):
@@ -41,8 +35,8 @@ class _OneCall(dspy.Module):
             prediction, step = call_agent("answer", self.predict, **inputs)
         log.add(step)
         if prediction is None:
-            return _prediction(None, log, UNEXPECTED_OUTPUT, context=inputs.get("context", ""))
-        return _prediction(prediction.answer.strip(), log, None, context=inputs.get("context", ""))
+            return log.prediction(None, UNEXPECTED_OUTPUT, context=inputs.get("context", ""))
+        return log.prediction(prediction.answer.strip(), None, context=inputs.get("context", ""))
 
 
 class BaseLLM(_OneCall):
@@ -65,7 +59,7 @@ class TextRAG(_OneCall):
         ids = [node_id for node_id, _ in retriever.node_index.search(question, self.k)]
         context = _chunks(self.graph, ids, num_neighbours=0)
         if not context:
-            return _prediction(None, StepLog(), RETRIEVAL_ERROR, context="")
+            return StepLog().prediction(None, RETRIEVAL_ERROR, context="")
         return self._answer(context=context, question=question)
 
 
@@ -82,11 +76,12 @@ class GraphRAG(_OneCall):
         hits = retriever.node_index.search(question, 1)
         ids = [hits[0][0]] if hits else []
         if ids and self.hops == 2:
-            (record,) = self.graph.store.nodes([(self.graph.store.type_of(ids[0]), ids[0])], k=self.num_neighbours)
+            store = self.graph.store
+            (record,) = node_records(store, [(store.type_of(ids[0]), ids[0])], k=self.num_neighbours)
             ids += [neighbour.id for _, neighbour in record.neighbours]
         context = _chunks(self.graph, ids, num_neighbours=self.num_neighbours)
         if not context:
-            return _prediction(None, StepLog(), RETRIEVAL_ERROR, context="")
+            return StepLog().prediction(None, RETRIEVAL_ERROR, context="")
         return self._answer(context=context, question=question)
 
 
@@ -99,6 +94,6 @@ def _chunks(graph, ids: list[str], *, num_neighbours: int) -> str:
     if not typed:
         return ""
     text_features = {t: n.text_feature for t, n in store.schema.node_types.items()}
-    records = store.nodes(typed, k=num_neighbours)
+    records = node_records(store, typed, k=num_neighbours)
     chunks = [render_vertex_chunk(r, text_features) for r in records if r is not None]
     return "\n".join(chunk if num_neighbours else chunk.splitlines()[0] for chunk in chunks)

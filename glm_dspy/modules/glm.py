@@ -88,10 +88,7 @@ class GLM(dspy.Module):
             if answer is None and category != UNEXPECTED_OUTPUT:
                 answer, category = self._iterate(question, notebook, log,
                                                  act_first=self.act_first and kind != "deterministic")
-        return dspy.Prediction(answer=answer or "", kind=kind, notebook=notebook.text, query_id=query_id,
-                               steps=[s.as_dict() for s in log.steps], error_category=category,
-                               num_calls=log.num_calls, prompt_tokens=log.prompt_tokens,
-                               cached_tokens=log.cached_tokens, completion_tokens=log.completion_tokens)
+        return log.prediction(answer, category, kind=kind, notebook=notebook.text, query_id=query_id)
 
     def _classify(self, question: str, log: StepLog) -> str:
         prediction, step = call_agent("classify", self.classify, question=question)

@@ -96,9 +96,7 @@ class GraphCoT(dspy.Module):
                 step.output = observation
                 scratchpad += ("\n" if scratchpad else "") + (
                     f"Thought {n}: {thought}\nAction {n}: {action}\nObservation {n}: {observation}")
-        return dspy.Prediction(answer=answer or "", steps=[s.as_dict() for s in log.steps], error_category=category,
-                               scratchpad=scratchpad, num_calls=log.num_calls, prompt_tokens=log.prompt_tokens,
-                               cached_tokens=log.cached_tokens, completion_tokens=log.completion_tokens)
+        return log.prediction(answer, category, scratchpad=scratchpad)
 
     def _run(self, parsed: tuple[str, list[str]] | None) -> str:
         if parsed is None:
