@@ -127,8 +127,6 @@ def _grbench_graph(arg: str, seed: int) -> tuple[GraphData, list[Question]]:
 
 
 def _grbench_questions(arg: str, db_dir: Path | None) -> list[Question]:
-    from graphs.grbench import GRAPH_FILE
-
     if not arg:
         raise ValueError(f"grbench needs a domain or a graph: grbench:DOMAIN ({', '.join(grbench_domains())}) "
                          "or grbench:PATH/graph.json")
@@ -139,8 +137,7 @@ def _grbench_questions(arg: str, db_dir: Path | None) -> list[Question]:
         return read_questions(path)
     if arg.endswith(".jsonl"):
         raise ValueError(f"grbench:{arg} is a question file: pass it as --questions {arg}")
-    graph_path = Path(arg)
-    folder = graph_path if graph_path.is_dir() or graph_path.name != GRAPH_FILE else graph_path.parent
+    folder = Path(arg) if Path(arg).is_dir() else Path(arg).parent
     path = folder / QUESTIONS_FILE
     if not path.is_file():
         raise FileNotFoundError(f"no {QUESTIONS_FILE} beside the graph in {folder}; pass --questions FILE.jsonl, "

@@ -30,7 +30,7 @@ import pyarrow as pa
 from graphs.id_index import IdIndex
 from graphs.literal import identifier, name_literal
 from graphs.graph_data import GraphData
-from graphs.schema import DEGREE, NEIGHBOUR_COLUMNS, RESERVED_COLUMNS, GraphSchema, rel_table
+from graphs.schema import DEGREE, NEIGHBOUR_COLUMNS, GraphSchema, rel_table
 from graphs.top_neighbours import DEFAULT_K, GraphLoadError, prepare
 from graphs.store import DB_FILE, ID_INDEX_FILE, META_FILE, connect
 

@@ -97,8 +97,12 @@ def read_questions(path: Path | str) -> list[Question]:
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such question file (JSON Lines of {{\"qid\", \"question\", \"answer\"}})")
     questions, line_of = [], {}
-    with path.open(encoding="utf-8") as f:
-        for line_number, line in enumerate(f, 1):
+    with path.open("rb") as f:
+        for line_number, raw in enumerate(f, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise QuestionFormatError(f"{path}:{line_number}: not UTF-8 text ({error.reason})") from None
             if not line.strip():
                 continue
             try:

@@ -256,6 +256,7 @@ TEMPLATES: dict[str, list[tuple[str, Template]]] = {
     "aggregation": [("author", author_paper_count), ("paper", paper_citation_count), ("venue", venue_top_author),
                     ("author", author_average_year), ("venue", venue_year_count)],
 }
+assert tuple(TEMPLATES) == TIERS, "one template list per tier, in TIERS order"
 
 
 def make_questions(graph: GraphData, *, num_per_tier: int = 20, seed: int = 0) -> list[Question]:

@@ -71,7 +71,8 @@ def test_grbench_one_rule_for_build_and_eval(tmp_path):
     with pytest.raises(FileNotFoundError, match="no questions.jsonl beside the graph in .*--questions FILE.jsonl"):
         load_questions(f"grbench:{tmp_path / 'graph.json'}")
     (tmp_path / "questions.jsonl").write_text('{"qid": "t1", "question": "Who wrote p1?", "answer": "Ada"}\n')
-    for spec in (f"grbench:{tmp_path / 'graph.json'}", f"grbench:{tmp_path}"):
+    shutil.copy(tmp_path / "graph.json", tmp_path / "renamed.json")
+    for spec in (f"grbench:{tmp_path / 'graph.json'}", f"grbench:{tmp_path}", f"grbench:{tmp_path / 'renamed.json'}"):
         assert [q.qid for q in load_questions(spec)] == ["t1"]
     with pytest.raises(ValueError, match="grbench:dblp names a GRBench domain, whose graph is not shipped"):
         load_dataset("grbench:dblp")

@@ -53,6 +53,13 @@ def test_malformed_lines_name_file_and_line(tmp_path, line, message):
     assert message in str(error.value)
 
 
+def test_bytes_that_are_not_utf8_name_the_line(tmp_path):
+    path = tmp_path / "q.jsonl"
+    path.write_bytes(b'{"qid": "1", "question": "q", "answer": "a"}\n{"qid": "2", "question": "\xff"}\n')
+    with pytest.raises(QuestionFormatError, match="q.jsonl:2: not UTF-8 text"):
+        read_questions(path)
+
+
 def test_missing_file_says_what_a_question_file_is(tmp_path):
     with pytest.raises(FileNotFoundError, match=r"nope.jsonl: no such question file \(JSON Lines of"):
         read_questions(tmp_path / "nope.jsonl")
