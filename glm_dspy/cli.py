@@ -6,6 +6,7 @@
     glm-dspy model fetch [qwen2.5-coder-0.5b]
     glm-dspy demo --db data/nobel
     glm-dspy eval --dataset nobel --db data/nobel --programs glm,graphcot,graphrag,textrag,base --limit 20
+    glm-dspy build triples:kb.tsv --db data/kb && glm-dspy eval --questions kb-questions.jsonl --db data/kb
 """
 
 from __future__ import annotations
@@ -13,8 +14,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from graphs.questions import Question
 
 console = Console(stderr=True)
 
@@ -78,19 +83,14 @@ def cmd_demo(args) -> int:
     return run_demo(Path(args.db), console, retrieval_only=args.retrieval_only, model=args.model)
 
 
-def cmd_eval(args) -> int:
-    import json
+def eval_questions(args) -> list[Question]:
+    """The questions `glm-dspy eval` asks: from --questions FILE or --dataset, less a compiled
+    program's training questions, shuffled by --seed if asked, the first --limit."""
+    from glm_dspy.evaluate import train_qids
+    from graphs.datasets import load_questions
+    from graphs.questions import read_questions
 
-    from rich.progress import Progress
-    from rich.table import Table
-
-    from glm_dspy.configure import configure
-    from glm_dspy.evaluate import headline, judge_cell, load_questions, run_eval, summarize, train_qids, write_charts
-    from glm_dspy.graph import open_graph
-    from glm_dspy.models import DEFAULT_MODEL
-
-    arms = [a.strip() for a in args.programs.split(",") if a.strip()]
-    questions = load_questions(args.dataset, args.db)
+    questions = read_questions(args.questions) if args.questions else load_questions(args.dataset, args.db)
     if args.glm_program is not None:  # a compiled program is evaluated on questions it did not train on
         trained = train_qids(args.glm_program)
         questions = [q for q in questions if q.qid not in trained]
@@ -100,7 +100,23 @@ def cmd_eval(args) -> int:
         random.Random(args.seed).shuffle(questions)
     questions = questions[: args.limit]
     if not questions:
-        raise ValueError(f"no questions in {args.dataset}")
+        raise ValueError(f"no questions to ask in {args.questions or args.dataset}")
+    return questions
+
+
+def cmd_eval(args) -> int:
+    import json
+
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from glm_dspy.configure import configure
+    from glm_dspy.evaluate import headline, judge_cell, run_eval, summarize, write_charts
+    from glm_dspy.graph import open_graph
+    from glm_dspy.models import DEFAULT_MODEL
+
+    arms = [a.strip() for a in args.programs.split(",") if a.strip()]
+    questions = eval_questions(args)
     with console.status("opening graph"):
         graph = open_graph(args.db)
     with graph:
@@ -124,7 +140,7 @@ def cmd_eval(args) -> int:
                                progress=lambda: bar.advance(task), glm_program=args.glm_program)
             bar.update(task, completed=len(questions) * len(arms))
     rows = summarize(records, arms)
-    table = Table(title=f"{args.dataset}: {len(questions)} questions")
+    table = Table(title=f"{args.questions or args.dataset}: {len(questions)} questions")
     for column in ("arm", "EM", "ROUGE-L", "judge", "tokens/q", "calls/q", "p50 s", "p95 s", "q/s", "cache hit",
                    "errors"):
         table.add_column(column, justify="left" if column in ("arm", "errors") else "right")
@@ -145,7 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     build = commands.add_parser("build", help="load a dataset into Kuzu and index it for RetrieveNode")
-    build.add_argument("dataset", help="synthetic[:NODES] | nobel | pathquestion[:pql] | grbench:PATH/graph.json")
+    build.add_argument("dataset", help="synthetic[:NODES] | nobel | pathquestion[:pql] | grbench:PATH/graph.json | "
+                                       "triples:FILE.tsv (subject<TAB>relation<TAB>object)")
     build.add_argument("--db", required=True, type=Path, help="database directory to create")
     build.add_argument("--force", action="store_true", help="replace an existing database")
     build.add_argument("--seed", type=int, default=0, help="seed for the synthetic generator")
@@ -177,8 +194,12 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--retrieval-only", action="store_true", help="no LLM: show the graph functions at work")
     demo.set_defaults(run=cmd_demo)
     evaluate = commands.add_parser("eval", help="run GLM and the baselines on the same questions; one table")
-    evaluate.add_argument("--dataset", required=True, help="nobel | synthetic | pathquestion[:pql] | grbench:<domain>")
-    evaluate.add_argument("--db", required=True, type=Path, help="the graph the dataset's questions are about")
+    asked = evaluate.add_mutually_exclusive_group(required=True)
+    asked.add_argument("--dataset", help="nobel | synthetic | pathquestion[:pql] | grbench:DOMAIN | "
+                                         "grbench:PATH/graph.json (questions.jsonl beside it)")
+    asked.add_argument("--questions", type=Path,
+                       help='a JSON Lines file, one {"qid", "question", "answer"[, "alternatives"]} per line')
+    evaluate.add_argument("--db", required=True, type=Path, help="the graph the questions are about")
     evaluate.add_argument("--programs", default="glm,graphcot,graphrag,textrag,base")
     evaluate.add_argument("--limit", type=int, default=None)
     evaluate.add_argument("--concurrency", type=int, default=1)

@@ -24,7 +24,6 @@ import subprocess
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,52 +32,9 @@ import numpy as np
 from glm_dspy.lm.observe import observe_calls
 from glm_dspy.lm.transport import EngineLostError
 from glm_dspy.metrics import JUDGE_SYSTEM, exact_match, judge_prompt, parse_judgement, rouge_l
+from graphs.questions import Question
 
 ARMS = ("glm", "graphcot", "graphrag", "textrag", "base")
-
-
-@dataclass(slots=True)
-class EvalQuestion:
-    qid: str
-    question: str
-    answer: str
-    alternatives: tuple[str, ...] = ()  # other accepted answers (PathQuestion lists some)
-
-    @property
-    def golds(self) -> tuple[str, ...]:
-        return (self.answer, *(a for a in self.alternatives if a != self.answer))
-
-
-def load_questions(dataset: str, db_dir: Path | None = None) -> list[EvalQuestion]:
-    """The questions of `dataset`: nobel | synthetic (from the built DB) | pathquestion[:pql] |
-    grbench:<domain or questions.jsonl>."""
-    from graphs.datasets import QUESTIONS_FILE, data_dir
-
-    kind, _, arg = dataset.partition(":")
-    if kind == "nobel":
-        from graphs.synthetic_questions import read_questions
-
-        found = read_questions(data_dir() / "nobel" / QUESTIONS_FILE)
-    elif kind == "synthetic":
-        from graphs.synthetic_questions import read_questions
-
-        if db_dir is None or not (Path(db_dir) / QUESTIONS_FILE).exists():
-            raise ValueError(f"synthetic questions are written by `glm-dspy build synthetic`; none in {db_dir}")
-        found = read_questions(Path(db_dir) / QUESTIONS_FILE)
-    elif kind == "pathquestion":
-        from graphs.pathquestion import read_pathquestions
-
-        found = read_pathquestions(data_dir() / "pathquestion", arg or "pq")
-    elif kind == "grbench":
-        from graphs.grbench import read_questions
-
-        path = Path(arg) if arg.endswith(".jsonl") else data_dir() / "grbench_questions" / f"{arg}.jsonl"
-        if not path.exists():
-            raise ValueError(f"no GRBench question file {path}")
-        found = read_questions(path)
-    else:
-        raise ValueError(f"unknown dataset {dataset!r}; use nobel, synthetic, pathquestion[:pql] or grbench:<domain>")
-    return [EvalQuestion(q.qid, q.question, q.answer, tuple(getattr(q, "meta", {}).get("alternatives", ()))) for q in found]
 
 
 def make_program(arm: str, graph, glm_program: Path | None = None):
@@ -127,7 +83,7 @@ def train_qids(glm_program: Path) -> set[str]:
     return set(json.loads(path.read_text())["train_qids"]) if path.exists() else set()
 
 
-def run_eval(questions: list[EvalQuestion], arms: list[str], graph, out_dir: Path, *, concurrency: int = 1,
+def run_eval(questions: list[Question], arms: list[str], graph, out_dir: Path, *, concurrency: int = 1,
              judge_lm=None, model: str = "", seed: int = 0, progress=None,
              glm_program: Path | None = None) -> list[dict[str, Any]]:
     """Answer every question with every arm (skipping pairs already in results.jsonl); return
@@ -211,7 +167,7 @@ def _is_engine_lost(error: BaseException | None) -> bool:
 JUDGE_MAX_TOKENS = 8  # one word (GRBench); a longer reply stops here by design, and is not warned about
 
 
-def judge_answer(lm, question: EvalQuestion, answer: str) -> bool | None:
+def judge_answer(lm, question: Question, answer: str) -> bool | None:
     """The judge's verdict on a non-empty answer; None if its reply is neither Yes nor No."""
     messages = [{"role": "system", "content": JUDGE_SYSTEM},
                 {"role": "user", "content": judge_prompt(question.question, answer, question.answer)}]

@@ -1,22 +1,40 @@
-"""Dataset names -> graphs, and `build_database`, the whole `glm-dspy build` job.
+"""One registry of datasets: a name builds a graph (`glm-dspy build`) and names its questions (`glm-dspy eval`).
 
-Names: `synthetic[:NODES]`, `nobel`, `pathquestion[:pq|pql]`, `grbench:PATH/graph.json`.
+A dataset is spelled `NAME` or `NAME:ARG`, the same for build and eval:
+
+    synthetic[:NODES]        generated graph (default 10k nodes); its questions are generated with it
+                             and stored in the database folder (DB/questions.jsonl), where eval reads them
+    nobel                    Nobel laureates + mentorship; questions datasets/nobel/questions.jsonl
+    pathquestion[:pq|pql]    PathQuestion's Freebase KB (a triples file) and its 2-hop questions
+    grbench:PATH             PATH is a GRBench graph.json or its folder; eval reads questions.jsonl beside it
+    grbench:DOMAIN           eval only: the shipped datasets/grbench_questions/DOMAIN.jsonl (GRBench's
+                             graphs are not shipped; build one from its graph.json with grbench:PATH)
+    triples:FILE.tsv         any subject<TAB>relation<TAB>object file (graphs.triples); no questions
+
+For grbench, ARG is a DOMAIN when it is only letters, digits, `_` and `-`; anything else (a `/`
+or a `.`) is a PATH: write `grbench:./dblp` for a folder named dblp. Any database can also be
+asked a question file of its own: `glm-dspy eval --questions FILE.jsonl` (graphs.questions).
 Source files come from `GLM_DATA_DIR` or the repository's `datasets/` folder.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from graphs.graph_data import GraphData
+from graphs.questions import Question, read_questions, write_questions
 from graphs.schema import TEXT_FEATURES
 
 REPO_DATA_DIR = Path(__file__).resolve().parent.parent / "datasets"
 QUESTIONS_FILE = "questions.jsonl"
+GRBENCH_QUESTIONS_DIR = "grbench_questions"
 DEFAULT_SYNTHETIC_NODES = 10_000
+_DOMAIN_RE = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def data_dir() -> Path:
@@ -35,30 +53,137 @@ def parse_size(text: str) -> int:
         raise ValueError(f"not a node count: {text!r} (examples: 5000, 200k, 1m)") from None
 
 
-def load_dataset(spec: str, *, seed: int = 0) -> tuple[GraphData, str, list | None]:
-    """(graph, name, questions or None) for a dataset name (see module doc)."""
-    kind, _, arg = spec.partition(":")
-    if kind == "synthetic":
-        from graphs.synthetic import generate
-        from graphs.synthetic_questions import make_questions
+@dataclass(frozen=True, slots=True)
+class Dataset:
+    """How one dataset name is built and asked about.
 
-        graph = generate(parse_size(arg) if arg else DEFAULT_SYNTHETIC_NODES, seed=seed)
-        return graph, "synthetic", make_questions(graph, seed=seed)
-    if kind == "nobel":
-        from graphs.nobel import nobel_graph
+    `graph(arg, seed)` returns the graph and the questions to store in the database folder
+    (only generated datasets have any); `questions(arg, db_dir)` returns the questions eval
+    asks, None where the dataset has none. `spelling` is how users write the name.
+    """
 
-        return nobel_graph(data_dir() / "nobel"), "nobel", None
-    if kind == "pathquestion":
-        from graphs.pathquestion import pathquestion_graph
+    spelling: str
+    graph: Callable[[str, int], tuple[GraphData, list[Question]]]
+    questions: Callable[[str, Path | None], list[Question]] | None
 
-        return pathquestion_graph(data_dir() / "pathquestion", arg or "pq"), "pathquestion", None
-    if kind == "grbench":
-        from graphs.grbench import read_graph_json
 
-        if not arg:
-            raise ValueError("grbench needs a path: grbench:PATH/graph.json")
-        return read_graph_json(arg), "grbench", None
-    raise ValueError(f"unknown dataset {spec!r}; use synthetic[:NODES], nobel, pathquestion[:pql] or grbench:PATH")
+def _no_arg(name: str, arg: str) -> None:
+    if arg:
+        raise ValueError(f"dataset {name!r} takes no argument (got {name}:{arg})")
+
+
+def _synthetic_graph(arg: str, seed: int) -> tuple[GraphData, list[Question]]:
+    from graphs.synthetic import generate
+    from graphs.synthetic_questions import make_questions
+
+    graph = generate(parse_size(arg) if arg else DEFAULT_SYNTHETIC_NODES, seed=seed)
+    return graph, make_questions(graph, seed=seed)
+
+
+def _synthetic_questions(arg: str, db_dir: Path | None) -> list[Question]:
+    if db_dir is None or not (Path(db_dir) / QUESTIONS_FILE).is_file():
+        raise ValueError(f"synthetic questions are written by `glm-dspy build synthetic`; none in {db_dir}")
+    return read_questions(Path(db_dir) / QUESTIONS_FILE)
+
+
+def _nobel_graph(arg: str, seed: int) -> tuple[GraphData, list[Question]]:
+    from graphs.nobel import nobel_graph
+
+    _no_arg("nobel", arg)
+    return nobel_graph(data_dir() / "nobel"), []
+
+
+def _nobel_questions(arg: str, db_dir: Path | None) -> list[Question]:
+    _no_arg("nobel", arg)
+    return read_questions(data_dir() / "nobel" / QUESTIONS_FILE)
+
+
+def _pathquestion_graph(arg: str, seed: int) -> tuple[GraphData, list[Question]]:
+    from graphs.pathquestion import pathquestion_graph
+
+    return pathquestion_graph(data_dir() / "pathquestion", arg or "pq"), []
+
+
+def _pathquestion_questions(arg: str, db_dir: Path | None) -> list[Question]:
+    from graphs.pathquestion import read_pathquestions
+
+    return read_pathquestions(data_dir() / "pathquestion", arg or "pq")
+
+
+def grbench_domains() -> list[str]:
+    """The GRBench domains whose question files are shipped."""
+    return sorted(p.stem for p in (data_dir() / GRBENCH_QUESTIONS_DIR).glob("*.jsonl"))
+
+
+def _grbench_graph(arg: str, seed: int) -> tuple[GraphData, list[Question]]:
+    from graphs.grbench import read_graph_json
+
+    if not arg:
+        raise ValueError("grbench needs a graph: grbench:PATH/graph.json")
+    if _DOMAIN_RE.fullmatch(arg):
+        raise ValueError(f"grbench:{arg} names a GRBench domain, whose graph is not shipped (only its questions); "
+                         f"build from its graph.json: grbench:PATH/graph.json (a folder named {arg}: grbench:./{arg})")
+    return read_graph_json(arg), []
+
+
+def _grbench_questions(arg: str, db_dir: Path | None) -> list[Question]:
+    if not arg:
+        raise ValueError(f"grbench needs a domain or a graph: grbench:DOMAIN ({', '.join(grbench_domains())}) "
+                         "or grbench:PATH/graph.json")
+    if _DOMAIN_RE.fullmatch(arg):
+        path = data_dir() / GRBENCH_QUESTIONS_DIR / f"{arg}.jsonl"
+        if not path.is_file():
+            raise ValueError(f"no GRBench question file {path}; shipped domains: {', '.join(grbench_domains())}")
+        return read_questions(path)
+    if arg.endswith(".jsonl"):
+        raise ValueError(f"grbench:{arg} is a question file: pass it as --questions {arg}")
+    folder = Path(arg) if Path(arg).is_dir() else Path(arg).parent
+    path = folder / QUESTIONS_FILE
+    if not path.is_file():
+        raise FileNotFoundError(f"no {QUESTIONS_FILE} beside the graph in {folder}; pass --questions FILE.jsonl, "
+                                "or grbench:DOMAIN for a shipped domain's questions")
+    return read_questions(path)
+
+
+def _triples_graph(arg: str, seed: int) -> tuple[GraphData, list[Question]]:
+    from graphs.triples import triples_graph
+
+    if not arg:
+        raise ValueError("triples needs a file: triples:FILE.tsv (subject<TAB>relation<TAB>object per line)")
+    return triples_graph(arg), []
+
+
+DATASETS: dict[str, Dataset] = {
+    "synthetic": Dataset("synthetic[:NODES]", _synthetic_graph, _synthetic_questions),
+    "nobel": Dataset("nobel", _nobel_graph, _nobel_questions),
+    "pathquestion": Dataset("pathquestion[:pq|pql]", _pathquestion_graph, _pathquestion_questions),
+    "grbench": Dataset("grbench:PATH/graph.json | grbench:DOMAIN", _grbench_graph, _grbench_questions),
+    "triples": Dataset("triples:FILE.tsv", _triples_graph, None),
+}
+
+
+def find_dataset(spec: str) -> tuple[str, Dataset, str]:
+    """(name, dataset, argument) for a spelling; an unknown name is an error listing the valid ones."""
+    name, _, arg = spec.strip().partition(":")
+    if name not in DATASETS:
+        raise ValueError(f"unknown dataset {spec!r}; use one of: {', '.join(d.spelling for d in DATASETS.values())}")
+    return name, DATASETS[name], arg
+
+
+def load_dataset(spec: str, *, seed: int = 0) -> tuple[GraphData, str, list[Question]]:
+    """(graph, name, questions to store with it) for `glm-dspy build`."""
+    name, dataset, arg = find_dataset(spec)
+    graph, questions = dataset.graph(arg, seed)
+    return graph, name, questions
+
+
+def load_questions(spec: str, db_dir: Path | str | None = None) -> list[Question]:
+    """The questions `glm-dspy eval --dataset spec` asks (db_dir: the database they are about)."""
+    name, dataset, arg = find_dataset(spec)
+    if dataset.questions is None:
+        raise ValueError(f"dataset {name!r} has no questions of its own; pass --questions FILE.jsonl "
+                         '(one {"qid", "question", "answer"} object per line)')
+    return dataset.questions(arg, None if db_dir is None else Path(db_dir))
 
 
 def node_texts(graph: GraphData):
@@ -99,8 +224,6 @@ def build_database(spec: str, db_dir: Path | str, *, embedder=None, overwrite: b
                                 progress=progress)
         index_seconds, index_kind = time.perf_counter() - started, info.kind
         if questions:
-            from graphs.synthetic_questions import write_questions
-
             write_questions(questions, build_dir / QUESTIONS_FILE)
 
     report = load_graph(graph, db_dir, name=name, overwrite=overwrite, progress=progress, finish=finish)

@@ -1,4 +1,4 @@
-"""GRBench files: `graph.json` graphs and JSON Lines question files.
+"""GRBench `graph.json` files as graphs (question files are `graphs.questions` JSON Lines).
 
 graph.json: `{"<Type>_nodes": {"<id>": {"features": {...}, "neighbors": {"<relation>": [ids]}}}}`,
 ids unique across types. Relations are named after the neighbour type an agent asks for
@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from graphs.graph_data import EdgeList, GraphData, NodeTable
 from graphs.schema import RESERVED_COLUMNS
 
 NODES_SUFFIX = "_nodes"
+GRAPH_FILE = "graph.json"
 
 
 class GraphFormatError(ValueError):
@@ -100,35 +100,15 @@ def graph_from_grbench(raw: dict[str, Any], source: str = "graph.json") -> Graph
 
 
 def read_graph_json(path: Path | str) -> GraphData:
+    """The graph in `path`: a graph.json file, or a folder holding one."""
     path = Path(path)
+    if path.is_dir():
+        path = path / GRAPH_FILE
     if not path.is_file():
-        raise FileNotFoundError(f"{path}: no such graph.json")
+        raise FileNotFoundError(f"{path}: no such file; give a GRBench graph.json or the folder holding it")
     try:
         with path.open() as f:
             raw = json.load(f)
     except json.JSONDecodeError as error:
         raise GraphFormatError(f"{path}:{error.lineno}:{error.colno}: invalid JSON ({error.msg})") from None
     return graph_from_grbench(raw, str(path))
-
-
-@dataclass(slots=True)
-class Question:
-    qid: str
-    question: str
-    answer: str
-    meta: dict[str, Any]
-
-
-def read_questions(path: Path | str) -> list[Question]:
-    """Read a GRBench question file (JSON Lines with qid, question, answer)."""
-    questions = []
-    with Path(path).open() as f:
-        for line_number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                questions.append(Question(str(row.pop("qid")), row.pop("question").strip(), str(row.pop("answer")), row))
-            except (json.JSONDecodeError, KeyError, AttributeError) as error:
-                raise GraphFormatError(f"{path}:{line_number}: not a question record ({error})") from None
-    return questions

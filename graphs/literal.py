@@ -3,7 +3,10 @@
 Kuzu 0.11.3 plans a parameterized primary-key match (`{id: $id}`) as a full table scan
 (NodeInfo at 1M nodes: 83 ms with `$id`, 3 ms with a literal), so node ids must be
 written into the query as string literals. Every such literal goes through
-`string_literal`, which validates and escapes it; nothing else builds literals.
+`string_literal`, which validates and escapes it; nothing else builds literals. The one
+other literal Kuzu forces is a table name in COPY's options (`(from='author', to='paper')`
+takes no parameter): `name_literal`. File paths never enter Cypher text (graphs.load
+copies Arrow tables passed as parameters), so no path literal exists.
 
 Kuzu's string literal rule (checked on 0.11.3): inside '...', a backslash makes the next
 character literal (`\\'` is a quote, `\\\\` a backslash). So escaping backslash and quote
@@ -12,7 +15,10 @@ is enough for the literal to stay one token; control characters are refused outr
 
 from __future__ import annotations
 
+import re
+
 MAX_LITERAL_CHARS = 1024
+_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")  # graphs.graph_data.check_name's rule for table names
 
 
 class InvalidId(ValueError):
@@ -37,3 +43,13 @@ def identifier(name: str) -> str:
     if not name or "`" in name or any(ord(ch) < 0x20 for ch in name):
         raise ValueError(f"not a usable Cypher identifier: {name!r}")
     return f"`{name}`"
+
+
+def name_literal(name: str) -> str:
+    """Return a node or rel table name as a Cypher string literal, e.g. `author` -> `'author'`.
+
+    Only names a table can have (letters, digits, `_`, starting with a letter) are accepted,
+    so the literal needs no escaping and can never end early."""
+    if not isinstance(name, str) or not _NAME_RE.fullmatch(name):  # (`$` alone would let "a\n" through)
+        raise ValueError(f"not a table name: {name!r:.60} (letters, digits and '_', starting with a letter)")
+    return f"'{name}'"

@@ -6,7 +6,8 @@ Layout of a database directory (what `GraphStore.open` expects):
     id_index.npz    id -> node type (see `graphs.id_index`)
     node_index/     the RetrieveNode FAISS index (built by `graphs.node_index`)
 
-Every table is filled by one `COPY ... FROM '<file>.parquet'` (never row by row); degrees
+Every table is filled by one `COPY <table> FROM $rows` of its Arrow table (never row by row;
+no file path ever enters Cypher text, so any database path works); degrees
 and the materialized NodeInfo view are computed on integer codes before the copy
 (graphs.top_neighbours). The directory is built under a temporary name and
 renamed into place only when complete, so a failed build never leaves a half database
@@ -25,12 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from graphs.id_index import IdIndex
-from graphs.literal import identifier
+from graphs.literal import identifier, name_literal
 from graphs.graph_data import GraphData
-from graphs.schema import DEGREE, NEIGHBOUR_COLUMNS, RESERVED_COLUMNS, GraphSchema, rel_table
+from graphs.schema import DEGREE, NEIGHBOUR_COLUMNS, GraphSchema, rel_table
 from graphs.top_neighbours import DEFAULT_K, GraphLoadError, prepare
 from graphs.store import DB_FILE, ID_INDEX_FILE, META_FILE, connect
 
@@ -96,8 +96,6 @@ def _copy_into_kuzu(graph: GraphData, schema: GraphSchema, build_dir: Path, prog
     from rich.progress import Progress
 
     connection = connect(build_dir / DB_FILE, read_only=False)
-    staging = build_dir / "staging"
-    staging.mkdir()
     steps = len(schema.ddl()) + len(graph.nodes) + len(graph.edges)
     with Progress(disable=not progress, transient=True) as bar:
         task = bar.add_task("loading into Kuzu", total=steps)
@@ -105,18 +103,15 @@ def _copy_into_kuzu(graph: GraphData, schema: GraphSchema, build_dir: Path, prog
             connection.execute(statement)
             bar.advance(task)
         for type_name, node_table in graph.nodes.items():
-            path = staging / f"node_{type_name}.parquet"
-            pq.write_table(_kuzu_ready(node_table.table, schema.node_types[type_name].features), path)
-            connection.execute(f"COPY {identifier(type_name)} FROM '{path}'")
+            table = _kuzu_ready(node_table.table, schema.node_types[type_name].features)
+            connection.execute(f"COPY {identifier(type_name)} FROM $rows", {"rows": table})
             bar.advance(task)
-        for i, edges in enumerate(graph.edges):
-            path = staging / f"edges_{i}.parquet"
-            pq.write_table(edges.table, path)
-            ends = f"(from='{edges.src_type}', to='{edges.dst_type}')"
-            connection.execute(f"COPY {identifier(rel_table(edges.relation))} FROM '{path}' {ends}")
+        for edges in graph.edges:  # Kuzu 0.11.3 takes no parameter for from/to: literals
+            ends = f"(from={name_literal(edges.src_type)}, to={name_literal(edges.dst_type)})"
+            connection.execute(f"COPY {identifier(rel_table(edges.relation))} FROM $rows {ends}",
+                               {"rows": edges.table})
             bar.advance(task)
     connection.close()
-    shutil.rmtree(staging)
 
 
 def _kuzu_ready(table: pa.Table, features: dict[str, str]) -> pa.Table:

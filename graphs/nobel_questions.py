@@ -2,8 +2,8 @@
 
 Each question keeps the Cypher that derives its answer on the loaded graph, so every answer
 can be re-derived: `python -m graphs.nobel_questions [--db DIR] [--out FILE]` runs them all
-and rewrites `datasets/nobel/questions.jsonl` (JSON Lines {"qid","question","answer","tier",
-"cypher"}, the format of `graphs.synthetic_questions`). Without --db it loads a fresh
+and rewrites `datasets/nobel/questions.jsonl` (`graphs.questions` JSON Lines with "tier" and
+"cypher" set). Without --db it loads a fresh
 database (no RetrieveNode index) under a temporary directory.
 
 Entities are named in questions by their `name` feature and matched in Cypher by id.
@@ -21,7 +21,8 @@ import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
-from graphs.synthetic_questions import MAX_LIST_ANSWER, Question, answer_from_rows, write_questions
+from graphs.questions import Question, write_questions
+from graphs.synthetic_questions import MAX_LIST_ANSWER, answer_from_rows
 
 QUESTIONS_FILE = Path(__file__).resolve().parent.parent / "datasets" / "nobel" / "questions.jsonl"
 
@@ -193,7 +194,7 @@ def compute_questions(store) -> list[Question]:
         if not 1 <= num_values <= MAX_LIST_ANSWER or any(v is None for row in rows for v in row.values()):
             raise ValueError(f"{qid}: its Cypher returned {rows!r}; a question needs 1 to {MAX_LIST_ANSWER} "
                              "non-null values: fix the Cypher or the question in graphs/nobel_questions.py")
-        questions.append(Question(qid, spec.question, answer_from_rows(rows), spec.tier, spec.cypher))
+        questions.append(Question(qid, spec.question, answer_from_rows(rows), tier=spec.tier, cypher=spec.cypher))
     return questions
 
 

@@ -9,40 +9,25 @@ their unique name/title and in Cypher by id (a primary-key match, via `graphs.li
 Answer format: one value as text; several values sorted and joined with ", " (`answer_text`);
 `answer_from_rows` renders Cypher rows the same way. Questions whose answer would be ambiguous
 (tied maxima, averages ending in .5) or long (more than MAX_LIST_ANSWER values) are never chosen.
-Question files are JSON Lines {"qid","question","answer","tier","cypher"}, which
-`graphs.grbench.read_questions` also reads (tier and cypher land in `meta`).
+Questions are `graphs.questions.Question`s with `tier` and `cypher` set; `glm-dspy build
+synthetic` stores them in the database folder (graphs.questions JSON Lines).
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from graphs.literal import string_literal
 from graphs.graph_data import GraphData
+from graphs.literal import string_literal
+from graphs.questions import TIERS, Question
 
-TIERS = ("single_hop", "multi_hop", "aggregation")
 MAX_LIST_ANSWER = 8
 MAX_TRIES_PER_TEMPLATE = 10_000  # candidates looked at before a template counts as exhausted
-
-
-@dataclass(slots=True)
-class Question:
-    qid: str
-    question: str
-    answer: str
-    tier: str  # one of TIERS
-    cypher: str  # re-derives `answer` (after `answer_from_rows`) on the loaded graph
-
-    def __post_init__(self):
-        assert self.tier in TIERS, f"question {self.qid!r}: tier {self.tier!r} is not one of {TIERS}"
-        assert self.qid and self.question and self.answer and self.cypher, f"question {self.qid!r} has an empty field"
 
 
 def answer_text(values: Any) -> str:
@@ -271,6 +256,7 @@ TEMPLATES: dict[str, list[tuple[str, Template]]] = {
     "aggregation": [("author", author_paper_count), ("paper", paper_citation_count), ("venue", venue_top_author),
                     ("author", author_average_year), ("venue", venue_year_count)],
 }
+assert tuple(TEMPLATES) == TIERS, "one template list per tier, in TIERS order"
 
 
 def make_questions(graph: GraphData, *, num_per_tier: int = 20, seed: int = 0) -> list[Question]:
@@ -296,30 +282,10 @@ def make_questions(graph: GraphData, *, num_per_tier: int = 20, seed: int = 0) -
                     continue
                 text, answer, cypher = made_one
                 questions.append(Question(f"{tier}-{made:03d}-{template.__name__}", text, answer_text(answer),
-                                          tier, cypher))
+                                          tier=tier, cypher=cypher))
                 made += 1
         if made < num_per_tier:
             raise ValueError(f"only {made} {tier} questions fit this graph ({num_per_tier} asked); "
                              "generate a larger graph or ask for fewer questions per tier")
     return questions
 
-
-def write_questions(questions: list[Question], path: Path | str) -> None:
-    """Write JSON Lines, one {"qid","question","answer","tier","cypher"} object per question."""
-    with Path(path).open("w") as f:
-        for question in questions:
-            f.write(json.dumps(asdict(question), ensure_ascii=False) + "\n")
-
-
-def read_questions(path: Path | str) -> list[Question]:
-    """Read a file written by `write_questions`; errors name the file and line."""
-    questions = []
-    with Path(path).open() as f:
-        for line_number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                questions.append(Question(**json.loads(line)))
-            except (json.JSONDecodeError, TypeError, AssertionError) as error:
-                raise ValueError(f"{path}:{line_number}: not a synthetic question record ({error})") from None
-    return questions

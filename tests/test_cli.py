@@ -1,7 +1,12 @@
 """The command line as a user meets it: exit codes and messages."""
 
+import json
 import subprocess
 import sys
+
+import pytest
+
+from glm_dspy import cli
 
 
 def glm(*args, stdin=None):
@@ -29,6 +34,88 @@ def test_build_refuses_to_overwrite_and_unknown_dataset(nobel_db, tmp_path):
     assert result.returncode == 2 and "--force" in result.stderr
     result = glm("build", "wikidata", "--db", str(tmp_path / "x"))
     assert result.returncode == 2 and "unknown dataset 'wikidata'" in result.stderr
+
+
+def test_build_triples(tmp_path, capsys):
+    (tmp_path / "kb.tsv").write_text("ada\twrote\tnotes\nnotes\tcites\tmenabrea\n")
+    assert cli.main(["build", f"triples:{tmp_path / 'kb.tsv'}", "--db", str(tmp_path / "db")]) == 0
+    assert "built triples: 3 nodes, 4 edges" in capsys.readouterr().err
+    result = glm("exec", "--db", str(tmp_path / "db"), 'print(NeighbourCheck("notes", "inv_wrote"))')
+    assert result.returncode == 0 and result.stdout.strip() == "['ada']"
+
+
+QUESTIONS = [{"qid": "t1", "question": "When was Notes on the Analytical Engine published?", "answer": "1843"},
+             {"qid": "t2", "question": "Who wrote On Bernoulli Numbers?", "answer": "Ada Lovelace",
+              "alternatives": ["Ada Lovelace", "Augusta Ada King"]},
+             {"qid": "t3", "question": "Which venue published Notes on the Analytical Engine?", "answer": "x"}]
+
+
+@pytest.fixture
+def questions_file(tmp_path):
+    path = tmp_path / "mine.jsonl"
+    path.write_text("".join(json.dumps(q) + "\n" for q in QUESTIONS))
+    return path
+
+
+@pytest.fixture
+def wide_console(monkeypatch):
+    """Errors on one line, whatever the path lengths (rich wraps at 80 columns off a terminal)."""
+    monkeypatch.setattr(cli.console, "width", 10_000)
+
+
+def test_eval_questions_file_needs_no_dataset(tiny_db, questions_file, tmp_path):
+    def asked(*extra):
+        args = cli.build_parser().parse_args(["eval", "--questions", str(questions_file), "--db", str(tiny_db), *extra])
+        return [q.qid for q in cli.eval_questions(args)]
+
+    assert asked() == ["t1", "t2", "t3"]
+    assert asked("--limit", "2") == ["t1", "t2"]
+    assert sorted(asked("--shuffle", "--seed", "3")) == ["t1", "t2", "t3"]
+    program = tmp_path / "glm.json"
+    program.with_suffix(".train.json").write_text(json.dumps({"train_qids": ["t2"]}))
+    assert asked("--glm-program", str(program)) == ["t1", "t3"]  # a compiled program's training questions left out
+
+
+def test_eval_takes_a_dataset_or_a_questions_file_not_both(questions_file, tiny_db, capsys):
+    for both_or_neither in (["--dataset", "nobel", "--questions", str(questions_file)], []):
+        with pytest.raises(SystemExit) as exit_:
+            cli.main(["eval", "--db", str(tiny_db), *both_or_neither])
+        assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --questions: not allowed with argument --dataset" in err
+    assert "one of the arguments --dataset --questions is required" in err
+
+
+def test_eval_bad_questions_file_is_a_clear_error(tiny_db, tmp_path, wide_console, capsys):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"qid": "t1", "question": "q", "answer": "a"}\n{"qid": "t2", "question": "q"}\n')
+    assert cli.main(["eval", "--questions", str(bad), "--db", str(tiny_db)]) == 2
+    assert f"{bad}:2: not a question record: missing 'answer'" in capsys.readouterr().err
+    assert cli.main(["eval", "--questions", str(tmp_path / "none.jsonl"), "--db", str(tiny_db)]) == 2
+    assert "none.jsonl: no such question file" in capsys.readouterr().err
+    assert cli.main(["eval", "--dataset", "wikidata", "--db", str(tiny_db)]) == 2
+    assert "unknown dataset 'wikidata'; use one of: synthetic[:NODES], nobel" in capsys.readouterr().err
+
+
+def test_eval_questions_file_end_to_end_with_a_scripted_lm(tiny_db, questions_file, tmp_path, monkeypatch, capsys):
+    """--questions through to results.jsonl, the LM scripted (the real-model eval is in test_evaluate)."""
+    import dspy
+    from dspy.utils import DummyLM
+
+    import glm_dspy.configure  # noqa: F401  (loads the module patched below)
+
+    replies = ["1843", "Augusta Ada King", "Taylor"]  # keyed by question: the judge's prompt holds it too
+    lm = DummyLM({q["question"]: {"answer": reply} for q, reply in zip(QUESTIONS, replies)})
+    module = sys.modules["glm_dspy.configure"]  # the package's `configure` attribute is the function
+    monkeypatch.setattr(module, "configure", lambda model, server=None: lm)
+    with dspy.context(lm=lm):
+        code = cli.main(["eval", "--questions", str(questions_file), "--db", str(tiny_db), "--programs", "base",
+                         "--model", "scripted", "--judge-model", "scripted", "--out", str(tmp_path / "out")])
+    assert code == 0
+    records = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    assert [(r["qid"], r["arm"], r["gold"], r["em"]) for r in records] == [
+        ("t1", "base", "1843", True), ("t2", "base", "Ada Lovelace", True), ("t3", "base", "x", False)]
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["tokens_ratio"] is None
 
 
 def test_missing_database_is_a_clear_error(tmp_path):

@@ -8,20 +8,11 @@ import pytest
 from dspy.utils import DummyLM
 
 from glm_dspy.cli import main
-from glm_dspy.evaluate import (
-    EvalQuestion,
-    busy_seconds,
-    headline,
-    judge_cell,
-    load_questions,
-    read_results,
-    run_eval,
-    summarize,
-    write_charts,
-)
+from glm_dspy.evaluate import busy_seconds, headline, judge_cell, read_results, run_eval, summarize, write_charts
+from graphs.questions import Question
 
-QUESTIONS = [EvalQuestion("q1", "When was the paper Notes on the Analytical Engine published?", "1843"),
-             EvalQuestion("q2", "Who wrote it?", "Ada Lovelace")]
+QUESTIONS = [Question("q1", "When was the paper Notes on the Analytical Engine published?", "1843"),
+             Question("q2", "Who wrote it?", "Ada Lovelace")]
 
 
 def test_records_resume_and_summary(tiny_graph, tmp_path):
@@ -93,21 +84,10 @@ def test_headline_ratios():
 
 
 def test_alternative_answers_count_as_exact_matches(tiny_graph, tmp_path):
-    question = EvalQuestion("q1", "Which nation?", "united_kingdom", ("united_kingdom", "england"))
+    question = Question("q1", "Which nation?", "united_kingdom", ("united_kingdom", "england"))
     with dspy.context(lm=DummyLM([{"answer": "England"}])):
         [record] = run_eval([question], ["base"], tiny_graph, tmp_path)
     assert record["em"] and record["rouge_l"] == 1.0
-
-
-def test_datasets_and_errors():
-    assert len(load_questions("nobel")) >= 40
-    pathquestions = load_questions("pathquestion")
-    assert len(pathquestions) > 100 and pathquestions[0].golds[0] == "united_kingdom"
-    assert len(load_questions("grbench:dblp")) > 100  # GRBench's question files; the graph is the user's
-    with pytest.raises(ValueError, match="no GRBench question file"):
-        load_questions("grbench:no-such-domain")
-    with pytest.raises(ValueError, match="unknown dataset"):
-        load_questions("wikidata")
 
 
 @pytest.mark.slow

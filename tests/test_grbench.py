@@ -5,7 +5,7 @@ import json
 import pyarrow as pa
 import pytest
 
-from graphs.grbench import GraphFormatError, feature_column, read_graph_json, read_questions
+from graphs.grbench import GraphFormatError, feature_column, read_graph_json
 from graphs.load import GraphLoadError, load_graph
 from graphs.graph_data import GraphData, NodeTable
 from graphs.store import GraphStore
@@ -95,16 +95,18 @@ def test_open_refuses_a_non_database(tmp_path):
 
 def test_grbench_question_files():
     from graphs.datasets import data_dir
+    from graphs.questions import read_questions
 
     questions = read_questions(data_dir() / "grbench_questions" / "dblp.jsonl")
     assert len(questions) > 100 and questions[0].qid == "0" and questions[0].answer
+    assert not questions[0].question.endswith(" ")  # GRBench's trailing spaces are stripped
 
 
-def test_malformed_question_line(tmp_path):
-    path = tmp_path / "q.jsonl"
-    path.write_text('{"qid": "1", "question": "q", "answer": "a"}\n{"qid": 2}\n')
-    with pytest.raises(GraphFormatError, match="q.jsonl:2"):
-        read_questions(path)
+def test_graph_json_or_its_folder(tmp_path):
+    path = _write(tmp_path, '{"a_nodes": {"x": {"features": {"name": "X"}, "neighbors": {}}}}')
+    assert read_graph_json(tmp_path).nodes["a"].table == read_graph_json(path).nodes["a"].table
+    with pytest.raises(FileNotFoundError, match="no such file; give a GRBench graph.json or the folder"):
+        read_graph_json(tmp_path / "missing")
 
 
 def test_failed_rebuild_keeps_the_old_database(tmp_path):

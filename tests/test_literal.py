@@ -1,8 +1,12 @@
-"""Every id reaches Cypher through `graphs.literal.string_literal`: it must stay one literal."""
+"""Every value reaches Cypher through `graphs.literal`: it must stay one literal."""
+
+import shutil
 
 import pytest
 
-from graphs.literal import InvalidId, string_literal
+from graphs.literal import InvalidId, name_literal, string_literal
+
+from conftest import FIXTURES
 
 INJECTIONS = [
     "x' }) RETURN 1 //",
@@ -62,3 +66,32 @@ def test_id_with_quote_is_found_exactly(tmp_path, embedder):
     with open_graph(tmp_path / "db", embedder=embedder) as graph:
         assert graph.retriever.node_feature("o'neil\\x", "name") == "quoted"
         assert graph.retriever.neighbour_check("plain", "thing") == ["o'neil\\x"]
+
+
+@pytest.mark.parametrize("name", ["author", "rel_cited_by", "A1"])
+def test_name_literal_reads_back_as_the_name(tiny_graph, name):
+    assert name_literal(name) == f"'{name}'"
+    assert tiny_graph.store.query(f"RETURN {name_literal(name)} AS value") == [{"value": name}]
+
+
+@pytest.mark.parametrize("bad", ["", "1a", "_a", "a'b", "a b", "a\\", "a`", "a\n", None, 3])
+def test_name_literal_refuses_what_no_table_is_called(bad):
+    with pytest.raises(ValueError, match="not a table name"):
+        name_literal(bad)
+
+
+def test_paths_with_quotes_build_and_open(tmp_path, embedder):
+    """No path enters Cypher text: a source file and a database folder named with quotes,
+    backslashes and glob brackets build (Kuzu globbed `[x]` in a COPY path) and open."""
+    from glm_dspy.graph import open_graph
+    from graphs.datasets import build_database
+
+    folder = tmp_path / "o'neil \\ [x] \"q\""
+    folder.mkdir()
+    shutil.copy(FIXTURES / "grbench_tiny.json", folder / "graph.json")
+    db = folder / "the db's copy"
+    report = build_database(f"grbench:{folder / 'graph.json'}", db, embedder=embedder)
+    assert report.db_dir == db and report.num_nodes == 6
+    with open_graph(db, embedder=embedder) as graph:
+        assert graph.retriever.node_feature("a3", "name") == "O'Brien, Pat"
+        assert graph.retriever.neighbour_check("a1", "paper") == ["p1", "p2"]

@@ -27,7 +27,8 @@ from dspy.utils.exceptions import LMServerError, LMTransportError, LMUnsupported
 
 from backends.vllm_priority.hints import CacheHints, Segment, Tier, decode_hints, encode_hints
 from glm_dspy.adapter import GLMAdapter
-from glm_dspy.evaluate import EvalQuestion, judge_answer, read_results, run_eval
+from glm_dspy.evaluate import judge_answer, read_results, run_eval
+from graphs.questions import Question
 from glm_dspy.lm import PromptRenderer, make_lm, query_context
 from glm_dspy.lm.observe import TRUNCATION_WARNING
 from glm_dspy.modules.calls import RETRY_TEMPERATURE, call_agent
@@ -250,13 +251,13 @@ def test_truncated_agent_output_is_in_its_step_not_a_warning(lm, dspy_warnings):
 
 
 def test_the_judges_one_word_limit_is_not_a_warning(lm, dspy_warnings):
-    judge_answer(lm, EvalQuestion("q1", "Who discovered radium?", "Marie Curie"), "Marie Curie")
+    judge_answer(lm, Question("q1", "Who discovered radium?", "Marie Curie"), "Marie Curie")
     assert lm.engine.calls[-1].finish_reason == "length" and lm.engine.calls[-1].max_tokens == 8
     assert dspy_warnings() == []
 
 
 def test_eval_records_the_temperatures_the_engine_ran(lm, tmp_path, dspy_warnings):
-    question = EvalQuestion("q1", "Who discovered radium?", "Marie Curie")
+    question = Question("q1", "Who discovered radium?", "Marie Curie")
     with dspy.context(lm=lm):
         [record] = run_eval([question], ["base"], None, tmp_path, judge_lm=lm)
     assert record["error_category"] == UNEXPECTED_OUTPUT and record["calls"] == 2
@@ -394,7 +395,7 @@ def test_crashed_engine_fails_every_call_at_once_naming_the_query(lm, monkeypatc
         assert "ask it again" in message and "resume" not in message and "checkpoint" not in message
     assert not lm.engine.transport.is_alive()
     # an eval stops at the first question the lost engine fails, and records none of them
-    questions = [EvalQuestion("q1", "Who discovered radium?", "Marie Curie"), EvalQuestion("q2", "Who?", "Bohr")]
+    questions = [Question("q1", "Who discovered radium?", "Marie Curie"), Question("q2", "Who?", "Bohr")]
     with dspy.context(lm=lm), pytest.raises(RuntimeError, match=r"(?s)^question q1 \(base\) stopped: .*died: .*"
                                              r"run the same command again to answer the rest"):
         run_eval(questions, ["base"], None, tmp_path)

@@ -5,7 +5,8 @@ from collections import Counter
 import pytest
 
 from graphs.nobel_questions import QUESTIONS_FILE, compute_questions, load_fresh_database
-from graphs.synthetic_questions import TIERS, answer_from_rows, read_questions
+from graphs.questions import TIERS, read_questions
+from graphs.synthetic_questions import answer_from_rows
 
 
 @pytest.fixture(scope="module")
