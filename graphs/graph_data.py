@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 # Kuzu table names: letters, digits, underscore; must not start with a digit.
-_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 def check_name(name: str, what: str) -> str:
     """Return `name` if it can be a Kuzu table/column name, else raise naming the culprit."""
-    if not _NAME_RE.match(name):
+    if not _NAME_RE.fullmatch(name):
         raise ValueError(
             f"{what} name {name!r} is not usable as a table or column name "
             "(use letters, digits and '_', starting with a letter)"

@@ -95,3 +95,11 @@ def test_paths_with_quotes_build_and_open(tmp_path, embedder):
     with open_graph(db, embedder=embedder) as graph:
         assert graph.retriever.node_feature("a3", "name") == "O'Brien, Pat"
         assert graph.retriever.neighbour_check("a1", "paper") == ["p1", "p2"]
+
+
+def test_a_name_with_a_trailing_newline_is_refused():
+    from graphs.graph_data import check_name
+
+    assert check_name("birth_city", "relation") == "birth_city"
+    with pytest.raises(ValueError, match="relation name 'a\\\\n'"):
+        check_name("a\n", "relation")
