@@ -4,19 +4,23 @@ Kuzu 0.11.3 is archived upstream; its maintained fork (`ladybug`) renames the mo
 reads no Kuzu files. Keeping every `import kuzu` here makes a later switch one file.
 
 Invariants: a `GraphStore` owns one `kuzu.Database`; each thread gets its own
-`kuzu.Connection` (created on first use) with the store's query timeout, so concurrent
-agents never share a connection. Values reach Cypher text only via `graphs.literal`. What a
-node shows (the NodeInfo view) is graphs/node_info.py's, on top of `GraphStore.query`.
+`kuzu.Connection` (created on first use), so concurrent agents never share a connection.
+Every query runs under the store's query timeout, cut to the time left before the
+thread's deadline (graphs/deadline.py) when one is set; past that deadline no query starts.
+Values reach Cypher text only via `graphs.literal`. What a node shows (the NodeInfo view) is
+graphs/node_info.py's, on top of `GraphStore.query`.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from pathlib import Path
 from typing import Any
 
 import kuzu
 
+from graphs.deadline import DeadlinePassed, remaining_s
 from graphs.id_index import IdIndex
 from graphs.literal import identifier, string_literal
 from graphs.schema import GraphSchema
@@ -66,13 +70,24 @@ class GraphStore:
         connection = getattr(self._local, "connection", None)
         if connection is None:
             connection = kuzu.Connection(self._database)
-            connection.set_query_timeout(self.query_timeout_ms)
             self._local.connection = connection
         return connection
 
     def query(self, cypher: str, parameters: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-        """Run `cypher` and return all rows as dicts (column name -> value)."""
-        result = self.connection.execute(cypher, parameters or {})
+        """Run `cypher` and return all rows as dicts (column name -> value).
+
+        Raises DeadlinePassed, without querying, when the thread's deadline has passed; Kuzu
+        raises RuntimeError("Interrupted.") for a query that outlives its timeout."""
+        timeout_ms = self.query_timeout_ms
+        remaining = remaining_s()
+        if remaining is not None:
+            if remaining <= 0:
+                raise DeadlinePassed("the time for graph calls ran out; make fewer calls")
+            remaining_ms = math.ceil(remaining * 1000)  # >= 1: 0 would mean no timeout at all
+            timeout_ms = min(timeout_ms, remaining_ms) if timeout_ms > 0 else remaining_ms
+        connection = self.connection
+        connection.set_query_timeout(timeout_ms)  # Kuzu 0.11.3: applies to the next execute; 0 means none
+        result = connection.execute(cypher, parameters or {})
         columns = result.get_column_names()
         rows = []
         while result.has_next():

@@ -5,6 +5,7 @@ One module-wide executor (timeout 1 s) serves the hostile cases in order, so eac
 checks recovery after the kills and respawns of the cases before it.
 """
 
+import json
 import os
 import signal
 import threading
@@ -17,6 +18,9 @@ from glm_dspy.executor import ExecResult, SnippetExecutor
 from glm_dspy.executor.fence import strip_code_fence
 from glm_dspy.executor.policy import guarded_getattr, guarded_getitem, guarded_write
 from glm_dspy.executor.printer import OutputLimitError, PrintCollector
+from glm_dspy.executor.protocol import observation_paths, restore_observations
+from glm_dspy.observation import Observation
+from graphs.deadline import remaining_s
 
 TIMEOUT_S = 1.0
 NEIGHBOURS = {"p1": ["a1", "a2", "a3"], "p2": ["a2", "a3", "a4"]}
@@ -50,8 +54,15 @@ def database_down():
     raise GraphDatabaseError("connection lost")
 
 
+def missing(node_id):
+    return Observation(f"no node with id {node_id!r}")
+
+
 FUNCTIONS = {"NodeDegree": node_degree, "NeighbourCheck": neighbour_check, "NodeInfo": node_info,
-             "Broken": broken, "ReturnsObject": returns_object, "DatabaseDown": database_down}
+             "Broken": broken, "ReturnsObject": returns_object, "DatabaseDown": database_down,
+             "Missing": missing, "Feature": lambda: "Person node x has no feature 'y'",
+             "Nested": lambda: {"a": [1, Observation("gone")], "b": "kept"},
+             "Huge": lambda: "x" * 2 * 2**20, "Remaining": remaining_s}
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +124,8 @@ def test_normal_snippets(executor, code, output, num_calls):
     ("raise ValueError", "ValueError: raised without a message (line 1)"),
     ("x = 1\nDatabaseDown()", "RuntimeError: DatabaseDown: connection lost (GraphDatabaseError) "
                               "(line 2)"),
+    ("Huge()", "ValueError: Huge returned 2.0 MB, more than the 1 MB one call may return; "
+               "ask for less per call (line 1)"),
 ])
 def test_error_text(executor, code, error):
     result = executor.run(code)
@@ -206,7 +219,7 @@ def test_hostile_snippet_is_an_error_and_executor_recovers(executor, name):
     error_types = error_types if isinstance(error_types, tuple) else (error_types,)
     started = time.monotonic()
     result = executor.run(code)
-    assert time.monotonic() - started < TIMEOUT_S + 2.0
+    assert time.monotonic() - started < TIMEOUT_S + 1.0
     assert result.error is not None, result
     assert result.error.startswith(tuple(f"{t}: " for t in error_types)), result.error
     assert len(result.output) <= 4000
@@ -328,3 +341,47 @@ def test_calls_are_recorded_with_their_values(executor):
     result = executor.run("print(NodeDegree('p1', 'author'))\ntry:\n    Broken('x')\nexcept ValueError:\n"
                           "    pass\nprint(NeighbourCheck('p1', 'author'))")
     assert result.calls == (("NodeDegree", 3), ("Broken", None), ("NeighbourCheck", ["a1", "a2", "a3"]))
+
+
+@pytest.mark.parametrize("code, output, is_observation_only", [
+    ("print(Missing('x'))", "no node with id 'x'\n", True),
+    ("print(Feature())", "Person node x has no feature 'y'\n", False),  # a value, whatever it says
+    ("print(Missing('x'))\nprint(NodeDegree('p1'))", "no node with id 'x'\n3\n", False),
+    ("print('name:', Missing('x'))", "name: no node with id 'x'\n", True),
+    ("m = Missing('x')\nprint(f'name: {m}!')", "name: no node with id 'x'!\n", True),
+    ("print([Missing('a'), Missing('b')])", "[\"no node with id 'a'\", \"no node with id 'b'\"]\n", True),
+    ("v = Nested()\nprint(v['a'][1])", "gone\n", True),
+    ("v = Nested()\nprint(v['b'], v['a'][0])", "kept 1\n", False),
+    ("m = Missing('x')\nprint(isinstance(m, str), m.startswith('no node'), m[:2])", "True True no\n", False),
+    ("print()\nprint(Missing('x'), end='')\nprint(' ')", "\nno node with id 'x' \n", True),
+    ("m = Missing('x')", "", False),
+    ("print(NodeDegree(Missing('x')))", "0\n", False),  # an observation passed on is a plain str
+    ("a = [1]\na.append(a)\na.append(a)\nprint(a)", "[1, [...], [...]]\n", False),
+])
+def test_observations_keep_their_type_through_the_worker(executor, code, output, is_observation_only):
+    result = executor.run(code)
+    assert (result.output, result.error, result.is_observation_only) == (output, None, is_observation_only)
+
+
+def test_calls_keep_the_observation_type(executor):
+    result = executor.run("Missing('x')\nFeature()")
+    assert [type(value) for _, value in result.calls] == [Observation, str]
+
+
+@pytest.mark.parametrize("value, paths", [
+    (Observation("a"), [[]]),
+    (["a", Observation("b"), [Observation("c")]], [[1], [2, 0]]),
+    ({"k": [1, Observation("d")], "s": "plain"}, [["k", 1]]),
+    ("plain", []),
+])
+def test_observation_paths_round_trip(value, paths):
+    assert observation_paths(value) == paths
+    restored = restore_observations(json.loads(json.dumps(value)), paths)
+    assert restored == value and observation_paths(restored) == paths
+
+
+def test_a_graph_call_sees_the_snippets_deadline(executor):
+    result = executor.run("print(0 < Remaining() <= 1.0)")
+    assert (result.output, result.error) == ("True\n", None)
+    assert remaining_s() is None  # only while the call runs
+

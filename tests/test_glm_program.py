@@ -151,6 +151,21 @@ def test_retrieval_error_is_categorized_and_fed_back(tiny_graph):
     assert prediction.notebook == "(nothing found for: m)"
 
 
+def test_an_observation_in_an_f_string_is_still_an_observation(tiny_graph):
+    program = GLM(tiny_graph, max_steps=1, max_repairs=0, act_first=False)
+    labelled = {"code": 'print(f"year: {NodeFeature(\'p1\', \'years\')}")'}
+    prediction, _ = run(program, [{"kind": "deterministic"}, labelled, reason(False, missing="m"), labelled])
+    assert prediction.steps[1]["output"].startswith("year: paper node p1 has no feature 'years'")
+    assert agents(prediction) == ["classify", "act", "reason", "act"]  # not taken as the answer
+
+
+def test_a_result_that_reads_like_an_observation_is_the_answer(program):
+    code = 'print("Ada " + "has no feature films; no node with id \'x\'")'
+    prediction, _ = run(program, [{"kind": "deterministic"}, {"code": code}])
+    assert prediction.answer == "Ada has no feature films; no node with id 'x'"
+    assert agents(prediction) == ["classify", "act"] and prediction.error_category is None
+
+
 def test_asking_again_for_what_failed_stops_the_loop(tiny_graph):
     program = GLM(tiny_graph, max_steps=5, max_repairs=0, act_first=False)
     ghost = {"code": 'print(NodeInfo("ghost"))'}

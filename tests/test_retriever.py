@@ -1,6 +1,12 @@
 """The five graph functions with good and bad input: bad input is an observation, never an exception."""
 
+import time
+
 import pytest
+
+from glm_dspy.observation import Observation
+from glm_dspy.retriever import CallLimits, Retriever
+from graphs.deadline import DeadlinePassed, deadline
 
 
 def test_retrieve_node_finds_by_name(nobel_graph):
@@ -69,3 +75,50 @@ def test_single_query_fast_path_matches_batch_encoding(embedder):
     batch = embedder.encode(texts + ["pad"])[:3]
     single = np.concatenate([embedder.encode([t]) for t in texts])
     assert np.allclose(batch, single, atol=1e-5)
+
+
+def test_bad_input_is_typed_an_observation_and_results_are_not(nobel_graph):
+    retriever = nobel_graph.retriever
+    assert type(retriever.node_feature("l6", "name")) is str and type(retriever.retrieve_node("Marie Curie")) is str
+    assert type(retriever.node_info("l6")) is str and type(retriever.node_info(["l6", "ghost"])) is str
+    for observation in [retriever.node_feature("l6", "height"), retriever.node_info("ghost"),
+                        retriever.node_info(["ghost", 7]), retriever.node_info([]), retriever.retrieve_node(""),
+                        retriever.node_degree("l6", "award"), retriever.neighbour_check("ghost", "prize"),
+                        retriever.node_feature("l6", ["name"])]:
+        assert isinstance(observation, Observation), observation
+    values = retriever.node_feature(["l6", "ghost"], "name")
+    assert type(values[0]) is str and isinstance(values[1], Observation)
+
+
+def test_ids_per_call_are_capped(nobel_graph):
+    retriever = nobel_graph.retriever
+    assert retriever.node_feature(["l6"] * 100, "name") == ["Marie Curie"] * 100
+    for function in (retriever.node_info, lambda ids: retriever.node_feature(ids, "name")):
+        with pytest.raises(ValueError, match=r"^at most 100 ids per call, got 101; pass a slice such as ids\[:100\]"):
+            function(["l6"] * 101)
+
+
+def test_neighbour_check_fetches_at_most_one_row_past_its_limit(nobel_graph, monkeypatch):
+    retriever = Retriever(nobel_graph.store, None, limits=CallLimits(max_neighbours=50))
+    num_rows, original = [], nobel_graph.store.query
+    monkeypatch.setattr(nobel_graph.store, "query",
+                        lambda *a, **k: num_rows.append(len(rows := original(*a, **k))) or rows)
+    with pytest.raises(ValueError, match="^node country_usa has more than 50 'city' neighbours, more than one "
+                                         r"call returns; count them with NodeDegree\('country_usa', 'city'\)$"):
+        retriever.neighbour_check("country_usa", "city")
+    assert num_rows == [51] and retriever.node_degree("country_usa", "city") > 51
+    assert retriever.neighbour_check("prize_physics_1903", "laureate") == nobel_graph.retriever.neighbour_check(
+        "prize_physics_1903", "laureate")
+
+
+def test_a_query_ends_by_the_callers_deadline(nobel_graph):
+    store = nobel_graph.store  # its own query timeout is 5 s; this query needs far longer
+    slow = ("MATCH (a:laureate), (b:laureate), (c:laureate) WHERE a.name < b.name AND b.name < c.name "
+            "RETURN count(*) AS n")
+    started = time.monotonic()
+    with deadline(started + 0.3), pytest.raises(RuntimeError, match="Interrupted"):
+        store.query(slow)
+    assert time.monotonic() - started < 1.0
+    with deadline(time.monotonic() - 1.0), pytest.raises(DeadlinePassed):
+        store.query("RETURN 1 AS one")
+    assert store.query("RETURN 1 AS one") == [{"one": 1}]  # no deadline outside the block

@@ -24,10 +24,11 @@ from glm_dspy.executor.result import ExecResult
 class SnippetExecutor:
     """Run snippets that may call `functions` (by name), print, and use plain Python.
 
-    Each snippet gets `timeout_s` of wall time (graph calls included), `memory_mb` of address
-    space in its worker, and `max_output_chars` of printed output (past that it stops with an
-    OutputLimitError and keeps the first `max_output_chars` characters). The security policy is
-    glm_dspy/executor/policy.py.
+    Each snippet gets `timeout_s` of wall time (graph calls included: none starts after the
+    deadline, and the database work of each ends by it, graphs/deadline.py), `memory_mb` of
+    address space in its worker, and `max_output_chars` of printed output (past that it stops
+    with an OutputLimitError and keeps the first `max_output_chars` characters); one graph call
+    returns at most protocol.MAX_REPLY_BYTES. The security policy is glm_dspy/executor/policy.py.
     """
 
     def __init__(self, functions: Mapping[str, Callable[..., Any]], *, timeout_s: float = 5.0,
@@ -68,7 +69,8 @@ class SnippetExecutor:
                     worker = None
             self._slots.put(worker)
         return ExecResult(output=outcome.output, error=outcome.error, duration_s=duration_s,
-                          num_calls=len(outcome.calls), calls=tuple(outcome.calls))
+                          num_calls=len(outcome.calls), calls=tuple(outcome.calls),
+                          is_observation_only=outcome.is_observation_only)
 
     def close(self) -> None:
         """Kill the idle workers now and the busy ones when their snippet ends; idempotent."""

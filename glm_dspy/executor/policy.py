@@ -33,6 +33,7 @@ from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack
 from RestrictedPython.transformer import IOPERATOR_TO_STR, copy_locations
 
 from glm_dspy.executor.printer import PrintCollector
+from glm_dspy.observation import Observation
 
 SNIPPET_FILENAME = "<snippet>"
 
@@ -74,7 +75,7 @@ _INT_METHODS = frozenset({"bit_length"})
 
 # Keyed by exact type; a type object itself (e.g. `str.lower`, `dict.fromkeys`) gets its own row.
 ALLOWED_ATTRIBUTES: dict[type, frozenset[str]] = {
-    str: _STR_METHODS, list: _LIST_METHODS, dict: _DICT_METHODS, set: _SET_METHODS,
+    str: _STR_METHODS, Observation: _STR_METHODS, list: _LIST_METHODS, dict: _DICT_METHODS, set: _SET_METHODS,
     frozenset: _FROZENSET_METHODS, tuple: frozenset({"count", "index"}),
     int: _INT_METHODS, bool: _INT_METHODS, float: frozenset({"is_integer"}),
     range: frozenset({"start", "stop", "step", "count", "index"}),

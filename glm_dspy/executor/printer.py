@@ -2,6 +2,10 @@
 
 from typing import Any
 
+from glm_dspy.observation import contains_observation
+
+MAX_REMEMBERED_OBSERVATIONS = 64
+
 
 class OutputLimitError(BaseException):
     """The snippet printed more than its limit. A BaseException so `except Exception` cannot
@@ -10,14 +14,34 @@ class OutputLimitError(BaseException):
 
 class PrintCollector:
     """Collects everything one run prints. Invariant: `len(text()) <= max_chars`; the first
-    write that would pass the limit stores what fits, sets `overflowed` and raises."""
+    write that would pass the limit stores what fits, sets `overflowed` and raises.
+
+    It also tells results from observations (glm_dspy/observation.py) by type, never by
+    wording: a print call that writes non-blank text is an observation print when one of
+    its objects is or holds an `Observation`, or when its text quotes one a graph function
+    returned in this run (`remember_observation`; an f-string around an observation is a
+    plain str). `is_observation_only`: some print wrote non-blank text and every such print
+    was an observation print.
+    """
 
     def __init__(self, max_chars: int):
         assert max_chars > 0, max_chars
         self.max_chars = max_chars
         self.num_chars = 0
         self.overflowed = False
+        self.num_observation_prints = 0
+        self.num_result_prints = 0
         self._parts: list[str] = []
+        self._observation_texts: dict[str, None] = {}  # distinct, first MAX_REMEMBERED_OBSERVATIONS
+
+    @property
+    def is_observation_only(self) -> bool:
+        return self.num_observation_prints > 0 and self.num_result_prints == 0
+
+    def remember_observation(self, text: str) -> None:
+        """Note an observation a graph function returned, to spot it quoted inside plain text."""
+        if text.strip() and len(self._observation_texts) < MAX_REMEMBERED_OBSERVATIONS:
+            self._observation_texts[text] = None
 
     def write(self, text: str) -> None:
         room = self.max_chars - self.num_chars
@@ -44,4 +68,14 @@ class PrintCollector:
         if not isinstance(sep, (str, type(None))) or not isinstance(end, (str, type(None))):
             raise TypeError("print() sep and end must be strings")
         sep = " " if sep is None else sep
-        self.write(sep.join(str(o) for o in objects) + ("\n" if end is None else end))
+        text = sep.join(str(o) for o in objects) + ("\n" if end is None else end)
+        if text and not text.isspace():
+            self._classify(objects, text[:self.max_chars])
+        self.write(text)
+
+    def _classify(self, objects: tuple, text: str) -> None:
+        if (any(contains_observation(o) for o in objects)
+                or any(quoted in text for quoted in self._observation_texts)):
+            self.num_observation_prints += 1
+        else:
+            self.num_result_prints += 1

@@ -3,7 +3,9 @@
 Invariants: a `WorkerProcess` is used by one thread at a time (the executor's pool sees to it).
 When `run` returns, the worker is either alive and idle, ready for the next snippet, or killed
 (`is_alive` is False); it is never left in the middle of a snippet. Graph functions run here, in
-the parent, on the thread that called `run`; the worker only sees their JSON results.
+the parent, on the thread that called `run`; the worker only sees their JSON results. Their time
+counts against the snippet's deadline: no call starts after it, and each runs inside
+`graphs.deadline.deadline(...)`, so the database work of one call ends by it too.
 """
 
 import json
@@ -19,10 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from glm_dspy.executor.protocol import MAX_MESSAGE_BYTES, decode, encode, to_json_default
+from glm_dspy.executor.protocol import (MAX_MESSAGE_BYTES, MAX_REPLY_BYTES, decode, encode,
+                                        observation_paths, to_json_default)
+from graphs.deadline import deadline as graph_deadline
 
 _PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the directory that holds glm_dspy/
 _KEPT_ENV = ("PATH", "LD_LIBRARY_PATH", "LANG", "LC_ALL")
+MAX_ERROR_CHARS = 2000  # of a graph function's error message (the worker shows at most 1000)
 
 
 @dataclass(slots=True)
@@ -53,11 +58,12 @@ class RunOutcome:
     output: str
     error: str | None
     calls: list[tuple[str, Any]]  # (function name, returned value) per call served
+    is_observation_only: bool = False
 
 
 def _is_done(message: dict[str, Any]) -> bool:
-    return isinstance(message.get("output"), str) and (
-        message.get("error") is None or isinstance(message["error"], str) and message["error"])
+    return (isinstance(message.get("output"), str) and isinstance(message.get("is_observation_only"), bool)
+            and (message.get("error") is None or isinstance(message["error"], str) and message["error"]))
 
 
 def _is_call(message: dict[str, Any]) -> bool:
@@ -118,7 +124,8 @@ class WorkerProcess:
     def run(self, code: str, functions: Mapping[str, Callable[..., Any]],
             timeout_s: float) -> RunOutcome:
         """Run one snippet, serving its graph calls, within `timeout_s` of wall time (calls
-        included; a call already running is let finish). Kills the worker on timeout."""
+        included: none starts after the deadline, and a running one is let finish, its database
+        work bounded by the deadline). Kills the worker on timeout."""
         deadline = time.monotonic() + timeout_s
         calls: list[tuple[str, Any]] = []
         finished = False
@@ -127,10 +134,16 @@ class WorkerProcess:
             while (message := self._read(deadline)) is not None:
                 if message["op"] == "done" and _is_done(message):
                     finished = True
-                    return RunOutcome(message["output"], message["error"], calls)
+                    return RunOutcome(message["output"], message["error"], calls,
+                                      message["is_observation_only"])
                 if not (message["op"] == "call" and _is_call(message)):
                     raise ProtocolError(f"malformed {message['op']!r} message from the worker")
-                self._proc.stdin.write(self._call(functions, message, calls))
+                if time.monotonic() >= deadline:
+                    break
+                reply = self._call(functions, message, calls, deadline)
+                if time.monotonic() >= deadline:
+                    break
+                self._proc.stdin.write(reply)
                 self._proc.stdin.flush()
             return RunOutcome("", f"TimeoutError: snippet exceeded {timeout_s} s", calls)
         except (WorkerDied, BrokenPipeError):
@@ -142,22 +155,31 @@ class WorkerProcess:
                 self.kill()
 
     def _call(self, functions: Mapping[str, Callable[..., Any]], message: dict,
-              calls: list[tuple[str, Any]]) -> bytes:
+              calls: list[tuple[str, Any]], deadline: float) -> bytes:
+        """Serve one graph call; the "reply" line (a value over MAX_REPLY_BYTES is an error)."""
         name = message["name"]
         if name not in functions:
             raise ProtocolError(f"the worker called unknown function {name!r}")
         try:
-            value = functions[name](*message["args"], **message["kwargs"])
+            with graph_deadline(deadline):
+                value = functions[name](*message["args"], **message["kwargs"])
             calls.append((name, value))
         except Exception as exc:
             calls.append((name, None))
             return encode({"op": "reply", "error_type": type(exc).__name__,
-                           "message": f"{name}: {exc}"})
+                           "message": f"{name}: {exc}"[:MAX_ERROR_CHARS]})
+        reply = {"op": "reply", "value": value}
+        if paths := observation_paths(value):
+            reply["observations"] = paths
         try:
-            text = json.dumps({"op": "reply", "value": value}, default=to_json_default)
+            text = json.dumps(reply, default=to_json_default)
         except (TypeError, ValueError) as exc:
             return encode({"op": "reply", "error_type": "RuntimeError",
                            "message": f"{name} returned a value that is not JSON: {exc}"})
+        if len(text) > MAX_REPLY_BYTES:
+            return encode({"op": "reply", "error_type": "ValueError", "message": (
+                f"{name} returned {len(text) / 2**20:.1f} MB, more than the "
+                f"{MAX_REPLY_BYTES // 2**20} MB one call may return; ask for less per call")})
         return (text + "\n").encode("ascii")
 
     def _send(self, message: dict[str, Any]) -> None:

@@ -3,23 +3,30 @@
 Parent -> worker:  {"op": "config", "function_names": [...], "memory_mb": int,
                     "max_output_chars": int, "timeout_s": float}      (first line only)
                    {"op": "run", "code": str}
-                   {"op": "reply", "value": <json>}  or  {"op": "reply", "error_type": str,
-                                                          "message": str}
+                   {"op": "reply", "value": <json>, "observations": [path, ...]}  or
+                   {"op": "reply", "error_type": str, "message": str}
 Worker -> parent:  {"op": "ready"}                                    (after "config")
                    {"op": "call", "name": str, "args": [...], "kwargs": {...}}
-                   {"op": "done", "output": str, "error": str | None}
+                   {"op": "done", "output": str, "error": str | None,
+                    "is_observation_only": bool}
 
 Invariants: a "reply" is sent once for each "call" and only while that run is in progress;
 every line is ASCII (json.dumps escapes the rest), so a line is never split inside a character;
-the worker sends no line longer than MAX_MESSAGE_BYTES, and the parent refuses longer ones.
+the worker sends no line longer than MAX_MESSAGE_BYTES, and the parent refuses longer ones;
+a "reply" line takes at most MAX_REPLY_BYTES. "observations" (left out when empty) lists
+where the value held an `Observation`: each path is the list indices and dict keys from the
+value down to it ([] for the value itself), so the worker rebuilds the same types.
 """
 
 import json
 from typing import Any
 
-MAX_JSON_DEPTH = 64
+from glm_dspy.observation import MAX_NESTING, Observation
+
+MAX_JSON_DEPTH = MAX_NESTING
 MAX_MESSAGE_BYTES = 16 * 2**20  # one line; a graph call's arguments must fit
-_SCALARS = (str, int, float, bool, type(None))
+MAX_REPLY_BYTES = 2**20  # one "reply" line, the graph call's result included
+_SCALARS = (str, Observation, int, float, bool, type(None))  # an Observation passed on is a str
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -63,3 +70,30 @@ def to_json_default(value: Any) -> Any:
         except TypeError:
             return list(value)
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+def observation_paths(value: Any, path: tuple = (), depth: int = 0) -> list[list]:
+    """Where `value` holds an Observation, as paths of list indices and dict keys."""
+    if isinstance(value, Observation):
+        return [list(path)]
+    if depth >= MAX_JSON_DEPTH:
+        return []
+    if type(value) in (list, tuple):
+        items = enumerate(value)
+    elif type(value) is dict:
+        items = value.items()
+    else:
+        return []
+    return [found for key, item in items for found in observation_paths(item, (*path, key), depth + 1)]
+
+
+def restore_observations(value: Any, paths: list[list]) -> Any:
+    """`value` (decoded JSON) with the str at each of `paths` made an Observation again."""
+    for path in paths:
+        if not path:
+            return Observation(value)
+        container = value
+        for key in path[:-1]:
+            container = container[key]
+        container[path[-1]] = Observation(container[path[-1]])
+    return value

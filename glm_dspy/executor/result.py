@@ -16,7 +16,11 @@ class ExecResult:
     compile time), "OutputLimitError" (printed more than the limit; `output` keeps the first
     `max_output_chars` characters). `duration_s` is the wall time the worker spent on the snippet,
     graph calls included; `num_calls` counts graph-function calls the parent served, and `calls`
-    lists them in order as (function name, returned value; None where the function raised).
+    lists them in order as (function name, returned value; None where the function raised),
+    values as the functions returned them (an `Observation` stays one).
+    `is_observation_only`: the snippet printed something, and every print that wrote
+    non-blank text printed a graph function's `Observation` (glm_dspy/observation.py; the
+    rule is `PrintCollector`'s) — it got told its input was bad, and found nothing.
     """
 
     output: str
@@ -24,6 +28,7 @@ class ExecResult:
     duration_s: float
     num_calls: int
     calls: tuple[tuple[str, Any], ...] = field(default=())
+    is_observation_only: bool = False
 
     def __post_init__(self) -> None:
         assert isinstance(self.output, str), type(self.output)
@@ -31,6 +36,7 @@ class ExecResult:
         assert self.duration_s >= 0, self.duration_s
         assert self.num_calls >= 0, self.num_calls
         assert not self.calls or len(self.calls) == self.num_calls, (len(self.calls), self.num_calls)
+        assert isinstance(self.is_observation_only, bool), self.is_observation_only
 
     @property
     def is_ok(self) -> bool:

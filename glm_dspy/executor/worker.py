@@ -23,11 +23,14 @@ import os
 import resource
 import sys
 import warnings
+from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from glm_dspy.executor.policy import (SAFE_EXCEPTIONS, SNIPPET_FILENAME, PrintCollector,
                                       SnippetCompileError, compile_snippet, make_globals)
-from glm_dspy.executor.protocol import MAX_MESSAGE_BYTES, check_json_value, decode, encode
+from glm_dspy.executor.protocol import (MAX_MESSAGE_BYTES, check_json_value, decode, encode,
+                                        restore_observations)
+from glm_dspy.observation import observations_in
 
 MAX_MESSAGE_CHARS = 1000
 
@@ -58,13 +61,15 @@ class Channel:
 
 
 class GraphFunctionProxy:
-    """Stands in for the parent's function `name`; arguments must be JSON values."""
+    """Stands in for the parent's function `name`; arguments must be JSON values. Returns the
+    parent's value with its observations rebuilt, and hands each one to `on_observation`."""
 
-    __slots__ = ("name", "_channel")
+    __slots__ = ("name", "_channel", "_on_observation")
 
-    def __init__(self, name: str, channel: Channel):
+    def __init__(self, name: str, channel: Channel, on_observation: Callable[[str], None]):
         self.name = name
         self._channel = channel
+        self._on_observation = on_observation
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         check_json_value(list(args), f"the arguments of {self.name}()")
@@ -82,7 +87,12 @@ class GraphFunctionProxy:
             if error_type in SAFE_EXCEPTIONS:
                 raise SAFE_EXCEPTIONS[error_type](message)
             raise RuntimeError(f"{message} ({error_type})")
-        return reply["value"]
+        if "observations" not in reply:
+            return reply["value"]
+        value = restore_observations(reply["value"], reply["observations"])
+        for observation in observations_in(value):
+            self._on_observation(observation)
+        return value
 
 
 def error_text(type_name: str, message: str, line: int | None) -> str:
@@ -110,10 +120,13 @@ def _safe_str(exc: BaseException) -> str:
         return "<message could not be rendered>"
 
 
-def run_snippet(code: str, functions: dict[str, GraphFunctionProxy], *,
+def run_snippet(code: str, channel: Channel, function_names: list[str], *,
                 max_output_chars: int, memory_mb: int) -> dict[str, Any]:
-    """Compile and run one snippet; return the "done" message."""
+    """Compile and run one snippet whose graph functions call the parent over `channel`;
+    return the "done" message."""
     printer = PrintCollector(max_output_chars)
+    functions = {name: GraphFunctionProxy(name, channel, printer.remember_observation)
+                 for name in function_names}
     error = None
     try:
         code_object = compile_snippet(code)
@@ -143,7 +156,8 @@ def run_snippet(code: str, functions: dict[str, GraphFunctionProxy], *,
     output = printer.text().encode("utf-8", "replace").decode("utf-8")
     if error is not None:
         error = error.encode("utf-8", "replace").decode("utf-8")
-    return {"op": "done", "output": output, "error": error}
+    return {"op": "done", "output": output, "error": error,
+            "is_observation_only": printer.is_observation_only}
 
 
 def _address_space_bytes() -> int:
@@ -183,7 +197,6 @@ def main() -> int:
     except ParentGone:
         return 0
     assert config["op"] == "config", config
-    functions = {name: GraphFunctionProxy(name, channel) for name in config["function_names"]}
     _set_limits(config["memory_mb"])
     channel.send({"op": "ready"})
     os.dup2(devnull, 2)
@@ -193,20 +206,21 @@ def main() -> int:
             assert request["op"] == "run", request
             _move_cpu_limit(config["timeout_s"])
             try:
-                result = run_snippet(request["code"], functions,
+                result = run_snippet(request["code"], channel, config["function_names"],
                                      max_output_chars=config["max_output_chars"],
                                      memory_mb=config["memory_mb"])
             except MemoryError:
                 gc.collect()
-                result = {"op": "done", "output": "", "error": error_text(
-                    "MemoryError", f"the snippet used more than the {config['memory_mb']} MB "
-                                   "memory limit", None)}
+                result = {"op": "done", "output": "", "is_observation_only": False,
+                          "error": error_text("MemoryError", f"the snippet used more than the "
+                                              f"{config['memory_mb']} MB memory limit", None)}
             except (ParentGone, BrokenPipeError):
                 raise
             except Exception as exc:  # a bug here must not look like the snippet's fault
-                result = {"op": "done", "output": "", "error": error_text(
-                    "RuntimeError", f"internal error in the snippet worker: "
-                                    f"{type(exc).__name__}: {_safe_str(exc)}", None)}
+                result = {"op": "done", "output": "", "is_observation_only": False,
+                          "error": error_text("RuntimeError", f"internal error in the snippet "
+                                              f"worker: {type(exc).__name__}: {_safe_str(exc)}",
+                                              None)}
             channel.send(result)
         except (ParentGone, BrokenPipeError):
             return 0

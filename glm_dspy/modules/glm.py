@@ -36,8 +36,8 @@ from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.classify import ClassifyAgent
 from glm_dspy.modules.reason import ReasonAgent
 from glm_dspy.notebook import Notebook
+from glm_dspy.observation import Observation
 from glm_dspy.lm.query import query_context
-from glm_dspy.retriever import is_observation
 from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
 
 DEFAULT_MAX_STEPS = 10
@@ -164,10 +164,11 @@ class GLM(dspy.Module):
             result = self._executor().run(prediction.code)
             output = result.output.strip()
             step.output, step.error = output, result.error
-            if result.is_ok and output and not is_observation(output):
+            if result.is_ok and output and not result.is_observation_only:
                 return output, None, None
             retrieved.update((value, None) for name, value in result.calls
-                             if name == "RetrieveNode" and isinstance(value, str) and not is_observation(value))
+                             if name == "RetrieveNode" and isinstance(value, str)
+                             and not isinstance(value, Observation))
             previous_code = prediction.code
             if not result.is_ok:
                 error, category = result.error, CODE_ERROR
@@ -185,7 +186,7 @@ class GLM(dspy.Module):
         result = self._executor().run(code)
         output = result.output.strip()
         log.add(Step("graph", code=code, output=output, error=result.error))
-        return output if result.is_ok and output and not is_observation(output) else None
+        return output if result.is_ok and output and not result.is_observation_only else None
 
 
 def _text(value) -> str:

@@ -105,5 +105,8 @@ class GraphCoT(dspy.Module):
         retriever = self.graph.retriever
         function = {"RetrieveNode": retriever.retrieve_node, "NodeFeature": retriever.node_feature,
                     "NeighbourCheck": retriever.neighbour_check, "NodeDegree": retriever.node_degree}[name]
-        text = str(function(*args))
+        try:
+            text = str(function(*args))
+        except ValueError as exc:  # a call over the retriever's limits (a hub's NeighbourCheck)
+            text = str(exc)
         return text if len(text) <= MAX_OBSERVATION_CHARS else text[:MAX_OBSERVATION_CHARS] + " ..."

@@ -1,0 +1,47 @@
+"""`Observation`: a graph function's answer to bad input, typed so control flow never reads its text.
+
+A graph function returns an `Observation` instead of a result when its input names nothing in
+the graph (an unknown id, feature or neighbour type, an empty text); its text names the valid
+options for the Act agent. Code decides "result or observation" by type only, never by what the
+text says: a feature value that happens to read "has no feature" is a plain `str`, a result.
+
+Invariants: an `Observation` is a `str` (snippets print, compare and slice it like one; its
+methods return plain `str`); it survives the executor's wire format (protocol.py marks where
+observations sit inside a reply and the worker rebuilds them); this module imports nothing, so
+the sandboxed worker and the parent share it.
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+MAX_NESTING = 64  # as deep as a reply may nest (protocol.MAX_JSON_DEPTH)
+
+
+class Observation(str):
+    """Text a graph function answered instead of a result."""
+
+    __slots__ = ()
+
+
+def observations_in(value: Any, depth: int = 0) -> Iterator[Observation]:
+    """The Observations a JSON-like tree `value` is or holds in list/tuple items and dict
+    values, depth-first, at most MAX_NESTING levels down."""
+    if isinstance(value, Observation):
+        yield value
+    elif depth < MAX_NESTING and type(value) in (list, tuple, dict):
+        for item in value.values() if type(value) is dict else value:
+            yield from observations_in(item, depth + 1)
+
+
+def contains_observation(value: Any) -> bool:
+    """Whether `value` is or holds an Observation in list/tuple items and dict values; each
+    container is looked at once, so a list that holds itself ends too."""
+    stack, seen = [value], set()
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Observation):
+            return True
+        if type(item) in (list, tuple, dict) and id(item) not in seen:
+            seen.add(id(item))
+            stack.extend(item.values() if type(item) is dict else item)
+    return False
