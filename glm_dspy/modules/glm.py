@@ -41,7 +41,7 @@ from glm_dspy.lm.query import query_context
 from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
 
 DEFAULT_MAX_STEPS = 10
-DEFAULT_MAX_REPAIRS = 1  # 2 repairs answered the same 10 Nobel eval questions with 9% more calls (README)
+DEFAULT_MAX_REPAIRS = 1  # 2 repairs answered the same 10 Nobel eval questions with 9% more calls (docs/benchmarks.md)
 
 
 class GLM(dspy.Module):
