@@ -13,7 +13,7 @@ _LAZY = {
     "GLM": "glm_dspy.modules.glm",
     "open_graph": "glm_dspy.graph",
     "Graph": "glm_dspy.graph",
-    "configure": "glm_dspy.configure",
+    "configure": "glm_dspy.configuration",
     "make_lm": "glm_dspy.lm",
 }
 

@@ -51,7 +51,7 @@ def cmd_exec(args) -> int:
 
 
 def cmd_ask(args) -> int:
-    from glm_dspy.configure import configure
+    from glm_dspy.configuration import configure
     from glm_dspy.graph import open_graph
     from glm_dspy.modules.glm import GLM
     from glm_dspy.report import print_prediction
@@ -110,7 +110,7 @@ def cmd_eval(args) -> int:
     from rich.progress import Progress
     from rich.table import Table
 
-    from glm_dspy.configure import configure
+    from glm_dspy.configuration import configure
     from glm_dspy.evaluate import headline, judge_cell, run_eval, summarize, write_charts
     from glm_dspy.graph import open_graph
     from glm_dspy.models import DEFAULT_MODEL

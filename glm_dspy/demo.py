@@ -41,7 +41,7 @@ def run_demo(db_dir: Path, console: Console, *, retrieval_only: bool = False, mo
     with graph:
         if retrieval_only:
             return _retrieval(graph, console)
-        from glm_dspy.configure import configure
+        from glm_dspy.configuration import configure
         from glm_dspy.modules.glm import GLM
         from glm_dspy.report import print_prediction
 

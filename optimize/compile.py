@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="default optimize/compiled/glm-<dataset name or question file stem>.json")
     args = parser.parse_args(argv)
 
-    from glm_dspy.configure import configure
+    from glm_dspy.configuration import configure
     from glm_dspy.graph import open_graph
     from glm_dspy.modules.glm import GLM
     from graphs.datasets import load_questions

@@ -102,12 +102,11 @@ def test_eval_questions_file_end_to_end_with_a_scripted_lm(tiny_db, questions_fi
     import dspy
     from dspy.utils import DummyLM
 
-    import glm_dspy.configure  # noqa: F401  (loads the module patched below)
+    import glm_dspy.configuration
 
     replies = ["1843", "Augusta Ada King", "Taylor"]  # keyed by question: the judge's prompt holds it too
     lm = DummyLM({q["question"]: {"answer": reply} for q, reply in zip(QUESTIONS, replies)})
-    module = sys.modules["glm_dspy.configure"]  # the package's `configure` attribute is the function
-    monkeypatch.setattr(module, "configure", lambda model, server=None: lm)
+    monkeypatch.setattr(glm_dspy.configuration, "configure", lambda model, server=None: lm)
     with dspy.context(lm=lm):
         code = cli.main(["eval", "--questions", str(questions_file), "--db", str(tiny_db), "--programs", "base",
                          "--model", "scripted", "--judge-model", "scripted", "--out", str(tmp_path / "out")])
