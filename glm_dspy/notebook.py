@@ -2,9 +2,9 @@
 
 Invariant: the notebook only grows, and its text is the blocks joined by a blank line, so
 the text after n blocks is a prefix of the text after n+1 blocks. A block says what was
-asked and what came back (`retrieval_block`); a vertex chunk names its own node, so it
-comes first and byte-identical to every other retrieval of the same vertex, which is what
-lets its KV-cache blocks be shared across steps and queries.
+asked and what came back (`retrieval_block`); a vertex chunk names its own node, so it goes
+in verbatim, byte-identical to every other retrieval of the same vertex, which is what lets
+its KV-cache blocks be shared across steps and queries.
 """
 
 from __future__ import annotations
@@ -19,16 +19,17 @@ def retrieval_block(request: str, output: str) -> str:
     """The notebook block for a snippet that printed `output` for `request`.
 
         death date of Niels Bohr -> 1962-11-18           a value: the request names it
-        [Node:l27 {...}]\\n[neighbours:...]               a vertex chunk: verbatim, then
-        (asked: everything about Niels Bohr)             the request on a line of its own
+        [Node:l27 {...}] [neighbours:...]                 a vertex chunk: verbatim
 
     A bare value ("1962-11-18") says nothing about which entity or feature it belongs to, and
-    the small model then asks for it again; the label lets Reason accept it at once.
+    the small model then asked for it again; the label lets Reason accept it at once. A chunk
+    names its node itself; labelling it too (a trailing "(asked: ...)" line) made the 0.5B
+    model answer chunk questions worse and copy its demos' requests (docs/benchmarks.md).
     """
     request, output = " ".join(request.split()), output.strip()
     assert request and output, "a block needs both what was asked and what came back"
     if output.startswith(CHUNK_OPENING):
-        return f"{output}\n(asked: {request})"
+        return output
     return f"{request} -> {output}" if "\n" not in output else f"{request} ->\n{output}"
 
 

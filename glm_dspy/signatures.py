@@ -31,7 +31,7 @@ class Reason(dspy.Signature):
 
     The notebook holds what was retrieved so far, one block per retrieval: `<what was asked>
     -> <what came back>`, or a node as `[Node:<id> {...}]` with its features, followed by its
-    neighbours as `(<id>:<relation> {name})` and `(asked: ...)`. What came back is the answer
+    neighbours as `(<id>:<relation> {name})`. What came back is the answer
     to what was asked. If the notebook is enough, set finished to True and give the answer:
     just the answer, a list joined by ", " when there are several. Otherwise set finished to
     False and state in missing_information the single next fact to retrieve, naming entities
