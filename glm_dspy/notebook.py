@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from graphs.node_info import CHUNK_OPENING
+
 SEPARATOR = "\n\n"
-CHUNK_OPENING = "[Node:"  # how every vertex chunk begins (graphs/node_info.py)
 
 
 def retrieval_block(request: str, output: str) -> str:

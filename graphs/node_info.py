@@ -188,9 +188,12 @@ def _features(features: dict[str, Any], max_chars: int) -> str:
     return "{" + ", ".join(f"{k}:{format_value(features[k], max_chars)}" for k in sorted(features)) + "}"
 
 
+CHUNK_OPENING = "[Node:"  # every vertex chunk begins with it (glm_dspy/notebook.py relies on it)
+
+
 def render_vertex_chunk(node: NodeRecord, text_features: dict[str, str | None]) -> str:
     """The vertex chunk of `node`; `text_features[type]` names each type's label feature."""
-    head = f"[Node:{node.id} {_features({**node.features, 'type': node.type}, MAX_VALUE_CHARS)}]"
+    head = f"{CHUNK_OPENING}{node.id} {_features({**node.features, 'type': node.type}, MAX_VALUE_CHARS)}]"
     parts = []
     for relation, neighbour in node.neighbours:
         label = text_features.get(neighbour.type)
