@@ -1,7 +1,8 @@
 """`open_graph`: everything a program needs from one database directory, opened once.
 
 A `Graph` owns the Kuzu store, the RetrieveNode index and the retriever built on them;
-`executor()` hands out a sandboxed snippet executor bound to the graph functions.
+`executor()` hands out a sandboxed snippet executor bound to the graph functions;
+`act_grammar()` is the grammar Act's snippets are decoded under, built once per graph.
 Closing the graph closes the executors it handed out.
 """
 
@@ -21,6 +22,15 @@ class Graph:
     store: GraphStore
     retriever: Retriever
     _executors: list = field(default_factory=list)
+    _act_grammar: str | None = None
+
+    def act_grammar(self) -> str:
+        """The grammar of Act's replies on this graph (glm_dspy/grammar/snippet.py), built once."""
+        if self._act_grammar is None:
+            from glm_dspy.grammar.snippet import act_grammar
+
+            self._act_grammar = act_grammar(self.schema)
+        return self._act_grammar
 
     @property
     def schema(self) -> GraphSchema:

@@ -239,6 +239,62 @@ def test_generation_params_reach_vllm_greedy_by_default(lm):
     assert (lm.engine.calls[-1].temperature, lm.engine.calls[-1].max_tokens) == (0.0, 3)
 
 
+# A graph's names, and a reply that is only graph calls with one argument: with random weights, every
+# name the model writes is a choice the grammar left it (the real act grammar's feature rules).
+GRAMMAR_SCHEMA_FEATURES = ["birth_date", "name", "year"]
+GRAMMAR_SCHEMA_NEIGHBOURS = ["mentor", "prize", "student"]
+
+
+def names_only_grammar() -> str:
+    from glm_dspy.grammar.reply import reply_grammar
+    from glm_dspy.grammar.snippet import snippet_rules
+    from glm_dspy.signatures import Act
+
+    rules = snippet_rules(GRAMMAR_SCHEMA_FEATURES, GRAMMAR_SCHEMA_NEIGHBOURS)
+    return reply_grammar(Act, field_rules={"code": "calls"}, rules=[
+        'calls ::= call_on_x ("\\n" call_on_x){0,3}',
+        'call_on_x ::= "print(NodeFeature(x, " feature "))" | "print(NeighbourCheck(x, " neighbour_type "))"',
+        *rules])
+
+
+def test_a_constrained_request_writes_only_the_graphs_names(lm):
+    import re
+
+    from glm_dspy.lm.structured import GRAMMAR_KEY
+
+    grammar, seen = names_only_grammar(), set()
+    free = lm(request_for(lm, chat(), max_tokens=64, temperature=1.0, seed=0)).text
+    assert "[[ ## code ## ]]" not in free  # unconstrained, the random model writes no header
+    for seed in range(8):
+        text = lm(request_for(lm, chat(), max_tokens=96, temperature=1.0, seed=seed,
+                              extensions={"metadata": {GRAMMAR_KEY: grammar}})).text
+        assert lm.engine.transport.last_params.structured_outputs.grammar == grammar
+        assert text.startswith("[[ ## code ## ]]\nprint(") and text.endswith("[[ ## completed ## ]]"), text
+        features = re.findall(r'NodeFeature\(x, (["\'])(\w+)\1\)', text)
+        neighbours = re.findall(r'NeighbourCheck\(x, (["\'])(\w+)\1\)', text)
+        assert features or neighbours, text
+        assert {name for _, name in features} <= set(GRAMMAR_SCHEMA_FEATURES), text
+        assert {name for _, name in neighbours} <= set(GRAMMAR_SCHEMA_NEIGHBOURS), text
+        seen |= {name for _, name in features + neighbours}
+    assert len(seen) >= 3  # sampled, not one forced path
+
+
+def test_a_constrained_act_call_through_dspy_parses(lm):
+    from glm_dspy.grammar.snippet import act_grammar
+    from glm_dspy.modules.act import ActAgent
+    from graphs.schema import GraphSchema, NodeType
+
+    schema = GraphSchema("g", {"laureate": NodeType({"name": "STRING"}, 1, "name")},
+                         {"student": [("laureate", "laureate")]})
+    act = ActAgent(grammar=act_grammar(schema), max_tokens=48)
+    with dspy.context(lm=lm, adapter=GLMAdapter()):
+        prediction, step = call_agent("act", act, request="the students of Niels Bohr", previous_code="", error="")
+    assert lm.engine.transport.last_params.structured_outputs is not None
+    # the random model's snippet may stop at max_tokens, but the reply starts with the field header,
+    # so DSPy parses it at the first try (unconstrained, it never does: UNEXPECTED_OUTPUT, see below)
+    assert prediction is not None and step.num_calls == 1 and step.error is None
+
+
 def test_truncated_agent_output_is_in_its_step_not_a_warning(lm, dspy_warnings):
     with dspy.context(lm=lm, adapter=GLMAdapter()):
         prediction, step = call_agent("answer", dspy.Predict("question -> answer"), question="Who found radium?")
@@ -352,6 +408,14 @@ def test_http_usage_cached_tokens_and_same_tokens_as_inprocess(http_lm, lm):
     cached = http_lm.history[-1]["usage"]["prompt_tokens_details"]["cached_tokens"]
     assert 0 < cached <= http_lm.engine.render(second).segments[0].end
     assert text == lm(request_for(lm, chat(NOTEBOOK, "Who discovered radium?"))).text  # same ids, same greedy text
+
+
+def test_http_constrained_request_reaches_the_servers_structured_outputs(http_lm):
+    from glm_dspy.lm.structured import GRAMMAR_KEY
+
+    text = http_lm(request_for(http_lm, chat(), max_tokens=96, temperature=1.0, seed=3,
+                               extensions={"metadata": {GRAMMAR_KEY: names_only_grammar()}})).text
+    assert text.startswith("[[ ## code ## ]]\nprint(") and text.endswith("[[ ## completed ## ]]"), text
 
 
 def test_http_stream_yields_the_text_of_complete(http_lm):

@@ -3,8 +3,8 @@
 Implements the engine protocol of dspy 3.4.1 (`dspy/clients/engines/base.py`): `complete`,
 `stream`, `close`, one attempt per call; DSPy owns its response cache, retries and history.
 What a request may ask: text messages (system/user/assistant), max_tokens, temperature, top_p,
-top_k, seed, stop, frequency/presence penalties. Anything else (tools, response_format, logprobs,
-provider prompt-cache configs, extensions) is refused with `lm15.UnsupportedFeatureError`, which
+top_k, seed, stop, frequency/presence penalties, and a grammar for the reply (glm_dspy/lm/structured.py).
+Anything else (tools, response_format, logprobs, provider prompt-cache configs, other extensions) is refused with `lm15.UnsupportedFeatureError`, which
 DSPy raises as `LMUnsupportedFeatureError`.
 
 Usage of every call: `Usage(input_tokens, output_tokens, cache_read_tokens)` as vLLM counted them;
@@ -30,11 +30,12 @@ from backends.vllm_priority.hints import encode_hints
 from glm_dspy.lm.observe import report_call
 from glm_dspy.lm.query import current_query_id, listen_for_finished_queries
 from glm_dspy.lm.render import PromptRenderer, RenderedPrompt
+from glm_dspy.lm.structured import grammar_of
 from glm_dspy.lm.transport import Chunk, GenerationParams, Transport
 
 _FINISH_REASONS = {"stop": "stop", "length": "length", "abort": "error"}
 _REFUSED_CONFIG = ("tool_choice", "response_format", "reasoning", "cache", "logprobs", "probabilities",
-                   "extensions", "service_tier", "user_id", "store")
+                   "service_tier", "user_id", "store")  # extensions: only a grammar (lm/structured.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +263,7 @@ def _generation_params(config: lm15.Config, default_max_tokens: int) -> Generati
         temperature=0.0 if config.temperature is None else config.temperature,
         top_p=1.0 if config.top_p is None else config.top_p, top_k=config.top_k or 0, seed=config.seed,
         stop=tuple(config.stop), frequency_penalty=config.frequency_penalty or 0.0,
-        presence_penalty=config.presence_penalty or 0.0)
+        presence_penalty=config.presence_penalty or 0.0, grammar=grammar_of(config))
 
 
 def _usage(last: Chunk) -> lm15.Usage:

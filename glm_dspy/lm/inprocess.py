@@ -190,13 +190,14 @@ class InprocessTransport:
 
     def _sampling_params(self, params: GenerationParams, extra_args: dict, stream: bool):
         from vllm import SamplingParams
-        from vllm.sampling_params import RequestOutputKind
+        from vllm.sampling_params import RequestOutputKind, StructuredOutputsParams
 
         return SamplingParams(
             max_tokens=params.max_tokens, temperature=params.temperature, top_p=params.top_p, top_k=params.top_k,
             seed=params.seed, stop=list(params.stop) or None, frequency_penalty=params.frequency_penalty,
             presence_penalty=params.presence_penalty, extra_args=dict(extra_args) or None,
-            output_kind=RequestOutputKind.DELTA if stream else RequestOutputKind.FINAL_ONLY)
+            output_kind=RequestOutputKind.DELTA if stream else RequestOutputKind.FINAL_ONLY,
+            structured_outputs=None if params.grammar is None else StructuredOutputsParams(grammar=params.grammar))
 
     def _dead_error(self) -> EngineDiedError:
         return EngineDiedError(

@@ -57,6 +57,8 @@ class ServerTransport:
                 "temperature": params.temperature, "top_p": params.top_p, "top_k": params.top_k,
                 "seed": params.seed, "stop": list(params.stop), "frequency_penalty": params.frequency_penalty,
                 "presence_penalty": params.presence_penalty, "vllm_xargs": dict(extra_args), "stream": stream}
+        if params.grammar is not None:
+            body["structured_outputs"] = {"grammar": params.grammar}
         if stream:
             body["stream_options"] = {"include_usage": True}
             yield from self._stream(body)

@@ -31,6 +31,7 @@ class GenerationParams:
     stop: tuple[str, ...] = ()
     frequency_penalty: float = 0.0
     presence_penalty: float = 0.0
+    grammar: str | None = None  # xgrammar EBNF the reply must match (vLLM structured outputs); None: free
 
     def __post_init__(self) -> None:
         assert isinstance(self.max_tokens, int) and self.max_tokens > 0, self.max_tokens

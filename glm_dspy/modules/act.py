@@ -4,17 +4,23 @@ The graph's function docs and schema summary are appended to the signature's ins
 at call time, so they sit in the system message — the stable prefix — rather than being
 repeated in every demo and every request. Optimizers still see and rewrite only the
 signature's own instructions.
+
+With a `grammar` (glm_dspy/grammar/snippet.py `act_grammar`, built once per graph) every
+call, repairs included, is decoded under it: the snippet can name only the graph's own
+features and neighbour types, the graph functions and the executor's builtins.
 """
 
 import dspy
 
 from glm_dspy.fewshot import ACT_DEMOS
+from glm_dspy.lm.structured import grammar_config
 from glm_dspy.signatures import Act
 
 
 class ActAgent(dspy.Module):
-    def __init__(self, graph_context: str = "", max_tokens: int = 256):
+    def __init__(self, graph_context: str = "", max_tokens: int = 256, grammar: str | None = None):
         super().__init__()
+        self.grammar = grammar
         self.predict = dspy.Predict(Act, max_tokens=max_tokens)
         self.predict.demos = list(ACT_DEMOS)
         self.graph_context = graph_context
@@ -31,4 +37,4 @@ class ActAgent(dspy.Module):
     def forward(self, request: str, previous_code: str = "", error: str = "",
                 config: dict | None = None) -> dspy.Prediction:
         return self.predict(request=request, previous_code=previous_code, error=error,
-                            signature=self.signature(), config=config or {})
+                            signature=self.signature(), config={**(config or {}), **grammar_config(self.grammar)})

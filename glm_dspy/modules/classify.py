@@ -3,14 +3,18 @@
 import dspy
 
 from glm_dspy.fewshot import CLASSIFY_DEMOS
+from glm_dspy.grammar.reply import reply_grammar
+from glm_dspy.lm.structured import grammar_config
 from glm_dspy.signatures import Classify
 
 
 class ClassifyAgent(dspy.Module):
-    def __init__(self, max_tokens: int = 24):
+    def __init__(self, max_tokens: int = 24, constrained: bool = False):
         super().__init__()
+        # with `constrained`, the reply is decoded under its output fields' grammar (glm_dspy/grammar/reply.py)
+        self.grammar = reply_grammar(Classify) if constrained else None
         self.predict = dspy.Predict(Classify, max_tokens=max_tokens)
         self.predict.demos = list(CLASSIFY_DEMOS)
 
     def forward(self, question: str, config: dict | None = None) -> dspy.Prediction:
-        return self.predict(question=question, config=config or {})
+        return self.predict(question=question, config={**(config or {}), **grammar_config(self.grammar)})

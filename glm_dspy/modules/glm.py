@@ -47,13 +47,18 @@ DEFAULT_MAX_REPAIRS = 1  # 2 repairs answered the same 10 Nobel eval questions w
 class GLM(dspy.Module):
     def __init__(self, graph=None, *, max_steps: int = DEFAULT_MAX_STEPS, max_repairs: int = DEFAULT_MAX_REPAIRS,
                  executor=None, accept_grounded_answers: bool = True, act_first: bool = True,
-                 kind: str | None = None):
+                 kind: str | None = None, constrained: bool = True):
         super().__init__()
         assert max_steps >= 1 and max_repairs >= 0
         assert kind in (None, "deterministic", "non_deterministic"), kind
-        self.classify = ClassifyAgent()
-        self.reason = ReasonAgent()
-        self.act = ActAgent(graph_context(graph.schema) if graph is not None else "")
+        # constrained: every agent's reply is decoded under a grammar (glm_dspy/grammar): Act's snippet
+        # names only the graph's features and neighbour types; Classify's kind and Reason's finished
+        # are closed sets
+        self.constrained = constrained
+        self.classify = ClassifyAgent(constrained=constrained)
+        self.reason = ReasonAgent(constrained=constrained)
+        self.act = ActAgent(graph_context(graph.schema) if graph is not None else "",
+                            grammar=graph.act_grammar() if constrained and graph is not None else None)
         self.max_steps = max_steps
         self.max_repairs = max_repairs
         self.accept_grounded_answers = accept_grounded_answers

@@ -3,14 +3,18 @@
 import dspy
 
 from glm_dspy.fewshot import REASON_DEMOS
+from glm_dspy.grammar.reply import reply_grammar
+from glm_dspy.lm.structured import grammar_config
 from glm_dspy.signatures import Reason
 
 
 class ReasonAgent(dspy.Module):
-    def __init__(self, max_tokens: int = 160):
+    def __init__(self, max_tokens: int = 160, constrained: bool = False):
         super().__init__()
+        # with `constrained`, the reply is decoded under its output fields' grammar (glm_dspy/grammar/reply.py)
+        self.grammar = reply_grammar(Reason) if constrained else None
         self.predict = dspy.Predict(Reason, max_tokens=max_tokens)
         self.predict.demos = list(REASON_DEMOS)
 
     def forward(self, notebook: str, question: str, config: dict | None = None) -> dspy.Prediction:
-        return self.predict(notebook=notebook, question=question, config=config or {})
+        return self.predict(notebook=notebook, question=question, config={**(config or {}), **grammar_config(self.grammar)})
