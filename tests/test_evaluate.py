@@ -77,10 +77,18 @@ def test_busy_seconds_is_the_length_of_the_union():
 
 
 def test_headline_ratios():
-    rows = {"glm": {"tokens": 100.0, "calls": 2.0, "p50_s": 1.0, "judge": 0.5, "em": 0.5},
-            "graphcot": {"tokens": 1000.0, "calls": 10.0, "p50_s": 4.0, "judge": 0.25, "em": 0.0}}
+    glm_tiers = {"single_hop": {"em": 2 / 3, "lo": 1 / 3, "hi": 1.0, "n": 3}}
+    rows = {"glm": {"tokens": 100.0, "calls": 2.0, "p50_s": 1.0, "judge": 0.5, "em": 0.5, "em_lo": 0.25,
+                    "em_hi": 0.75, "n": 4, "em_by_tier": glm_tiers, "first_try": 2 / 3},
+            "graphcot": {"tokens": 1000.0, "calls": 10.0, "p50_s": 4.0, "judge": 0.25, "em": 0.0, "em_lo": 0.0,
+                         "em_hi": 0.0, "n": 4, "em_by_tier": {}, "first_try": None}}
     assert headline(rows) == {"tokens_ratio": 0.1, "calls_glm": 2.0, "calls_graphcot": 10.0, "latency_ratio": 0.25,
-                              "judge_glm": 0.5, "judge_graphcot": 0.25, "em_glm": 0.5, "em_graphcot": 0.0}
+                              "judge_glm": 0.5, "judge_graphcot": 0.25, "em_glm": 0.5, "em_graphcot": 0.0,
+                              "em_interval": {"glm": {"em": 0.5, "lo": 0.25, "hi": 0.75, "n": 4},
+                                              "graphcot": {"em": 0.0, "lo": 0.0, "hi": 0.0, "n": 4}},
+                              "em_by_tier": {"glm": {"single_hop": {"em": 0.6667, "lo": 0.3333, "hi": 1.0, "n": 3}},
+                                             "graphcot": {}},
+                              "first_try": {"glm": 0.6667, "graphcot": None}}
 
 
 def test_alternative_answers_count_as_exact_matches(tiny_graph, tmp_path):
