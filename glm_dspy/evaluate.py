@@ -4,14 +4,15 @@
 
 Per question and arm one JSONL record (answer, EM, ROUGE-L, judge verdict, prompt / cached /
 completion tokens, LLM calls, latency, error category, the sampling temperatures the engine ran,
-the question's tier, Act requests and how many of them succeeded on the first try) goes to `<out>/results.jsonl` as soon as it is known, so an interrupted run resumes where it
+the question's tier, Act requests and how many of them printed a real result on the first try)
+goes to `<out>/results.jsonl` as soon as it is known, so an interrupted run resumes where it
 stopped: finished (question, arm) pairs are skipped (records written before `tier` and the Act
-counts existed take the tier from the question and are left out of the first-try share).
-Then one table (rows: arms; EM with its 95% bootstrap interval, glm_dspy/accuracy.py), EM per
-question tier, PNG charts
-(tokens, calls, latency and accuracy per arm, after the paper's Figures 10, 11 and 14) and,
-last, one JSON line of the headline figures, GLM vs Graph-CoT on the same questions. The judge
-is GRBench's prompt (glm_dspy/metrics.py) sent to `--judge-model` (default: the model under test).
+counts existed take the tier from the question and are left out of the first-try share). Then
+one table (rows: arms; EM with its 95% bootstrap interval, glm_dspy/accuracy.py), EM per
+question tier, PNG charts (tokens, calls, latency and accuracy per arm, after the paper's
+Figures 10, 11 and 14) and, last, one JSON line of the headline figures, GLM vs Graph-CoT on
+the same questions. The judge is GRBench's prompt (glm_dspy/metrics.py) sent to `--judge-model`
+(default: the model under test).
 
 A record's `judge` is the verdict: true, false (an empty answer is false without asking), or
 null where no verdict exists (no judge LM, or a reply that is neither Yes nor No); the judge
@@ -32,9 +33,9 @@ from typing import Any
 
 import numpy as np
 
+from glm_dspy.accuracy import em_by_tier, em_interval
 from glm_dspy.lm.observe import observe_calls
 from glm_dspy.lm.transport import EngineLostError
-from glm_dspy.accuracy import em_by_tier, em_interval
 from glm_dspy.metrics import JUDGE_SYSTEM, exact_match, judge_prompt, parse_judgement, rouge_l
 from glm_dspy.steps import act_first_tries
 from graphs.questions import Question
@@ -128,8 +129,8 @@ def run_eval(questions: list[Question], arms: list[str], graph, out_dir: Path, *
             act_requests, act_first_try_ok = act_first_tries(steps)
             verdict = None if judge_lm is None else judge_answer(judge_lm, question, answer) if answer else False
         record = {"qid": question.qid, "arm": arm, "tier": question.tier, "question": question.question,
-                  "gold": question.answer,
-                  "answer": answer, "em": any(exact_match(answer, gold) for gold in question.golds),
+                  "gold": question.answer, "answer": answer,
+                  "em": any(exact_match(answer, gold) for gold in question.golds),
                   "rouge_l": max(rouge_l(answer, gold) for gold in question.golds),
                   "judge": verdict, "latency_s": latency, "error_category": error,
                   "prompt_tokens": usage.get("prompt_tokens", 0), "cached_tokens": usage.get("cached_tokens", 0),
@@ -160,7 +161,8 @@ def run_eval(questions: list[Question], arms: list[str], graph, out_dir: Path, *
                 raise
     wanted = {(q.qid, arm) for q in questions for arm in arms}
     tiers = {q.qid: q.tier for q in questions}
-    records = [r | {"tier": r.get("tier", tiers[r["qid"]])} for r in read_results(path) if (r["qid"], r["arm"]) in wanted]
+    records = [r | {"tier": r.get("tier", tiers[r["qid"]])}  # records from before tiers: the question's
+               for r in read_results(path) if (r["qid"], r["arm"]) in wanted]
     (out_dir / "run.json").write_text(json.dumps({"wall_s": time.perf_counter() - started, "answered": len(todo)}))
     return records
 
