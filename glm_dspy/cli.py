@@ -108,10 +108,9 @@ def cmd_eval(args) -> int:
     import json
 
     from rich.progress import Progress
-    from rich.table import Table
 
     from glm_dspy.configuration import configure
-    from glm_dspy.evaluate import headline, judge_cell, run_eval, summarize, write_charts
+    from glm_dspy.evaluate import headline, run_eval, summarize, write_charts
     from glm_dspy.graph import open_graph
     from glm_dspy.models import DEFAULT_MODEL
 
@@ -140,19 +139,40 @@ def cmd_eval(args) -> int:
                                progress=lambda: bar.advance(task), glm_program=args.glm_program)
             bar.update(task, completed=len(questions) * len(arms))
     rows = summarize(records, arms)
-    table = Table(title=f"{args.questions or args.dataset}: {len(questions)} questions")
-    for column in ("arm", "EM", "ROUGE-L", "judge", "tokens/q", "calls/q", "p50 s", "p95 s", "q/s", "cache hit",
-                   "errors"):
-        table.add_column(column, justify="left" if column in ("arm", "errors") else "right")
-    for arm, row in rows.items():
-        table.add_row(arm, f"{row['em']:.3f}", f"{row['rouge_l']:.3f}", judge_cell(row), f"{row['tokens']:,.0f}",
-                      f"{row['calls']:.2f}", f"{row['p50_s']:.1f}", f"{row['p95_s']:.1f}", f"{row['qps']:.3f}",
-                      f"{row['hit_rate']:.1%}", ", ".join(f"{k}: {v}" for k, v in row["errors"].items()))
-    Console(width=160).print(table)
+    for table in eval_tables(rows, f"{args.questions or args.dataset}: {len(questions)} questions"):
+        Console(width=160).print(table)
     charts = write_charts(rows, args.out)
     console.print(f"records: {args.out / 'results.jsonl'}; charts: {', '.join(str(p) for p in charts)}")
     print(json.dumps(headline(rows)))
     return 0
+
+
+def eval_tables(rows: dict, title: str) -> list:
+    """`glm-dspy eval`'s tables: one row per arm (EM with its 95% bootstrap interval, first-try
+    Act share, costs), then EM per question tier (arm x tier, "0.620 [0.540, 0.700] (n=100)")."""
+    from rich.table import Table
+
+    from glm_dspy.accuracy import UNTIERED, interval_cell
+    from glm_dspy.evaluate import judge_cell
+    from graphs.questions import TIERS
+
+    table = Table(title=title)
+    for column in ("arm", "EM [95% CI]", "1st-try", "ROUGE-L", "judge", "tokens/q", "calls/q", "p50 s", "p95 s",
+                   "q/s", "cache hit", "errors"):
+        table.add_column(column, justify="left" if column in ("arm", "errors") else "right")
+    for arm, row in rows.items():
+        em = interval_cell({"em": row["em"], "lo": row["em_lo"], "hi": row["em_hi"], "n": row["n"]}, with_n=False)
+        first_try = "-" if row["first_try"] is None else f"{row['first_try']:.1%} of {row['act_requests']}"
+        table.add_row(arm, em, first_try, f"{row['rouge_l']:.3f}", judge_cell(row), f"{row['tokens']:,.0f}",
+                      f"{row['calls']:.2f}", f"{row['p50_s']:.1f}", f"{row['p95_s']:.1f}", f"{row['qps']:.3f}",
+                      f"{row['hit_rate']:.1%}", ", ".join(f"{k}: {v}" for k, v in row["errors"].items()))
+    tiers = [t for t in (*TIERS, UNTIERED) if any(t in row["em_by_tier"] for row in rows.values())]
+    by_tier = Table(title="EM per question tier [95% bootstrap interval]")
+    for column in ("arm", *tiers):
+        by_tier.add_column(column, justify="left" if column == "arm" else "right")
+    for arm, row in rows.items():
+        by_tier.add_row(arm, *(interval_cell(row["em_by_tier"][t]) if t in row["em_by_tier"] else "-" for t in tiers))
+    return [table, by_tier]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -3,12 +3,16 @@
     glm-dspy eval --dataset nobel --db data/nobel --programs glm,graphcot --limit 20
 
 Per question and arm one JSONL record (answer, EM, ROUGE-L, judge verdict, prompt / cached /
-completion tokens, LLM calls, latency, error category, the sampling temperatures the engine ran)
+completion tokens, LLM calls, latency, error category, the sampling temperatures the engine ran,
+the question's tier, Act requests and how many of them printed a real result on the first try)
 goes to `<out>/results.jsonl` as soon as it is known, so an interrupted run resumes where it
-stopped: finished (question, arm) pairs are skipped. Then one table (rows: arms), PNG charts
-(tokens, calls, latency and accuracy per arm, after the paper's Figures 10, 11 and 14) and,
-last, one JSON line of the headline figures, GLM vs Graph-CoT on the same questions. The judge
-is GRBench's prompt (glm_dspy/metrics.py) sent to `--judge-model` (default: the model under test).
+stopped: finished (question, arm) pairs are skipped (records written before `tier` and the Act
+counts existed take the tier from the question and are left out of the first-try share). Then
+one table (rows: arms; EM with its 95% bootstrap interval, glm_dspy/accuracy.py), EM per
+question tier, PNG charts (tokens, calls, latency and accuracy per arm, after the paper's
+Figures 10, 11 and 14) and, last, one JSON line of the headline figures, GLM vs Graph-CoT on
+the same questions. The judge is GRBench's prompt (glm_dspy/metrics.py) sent to `--judge-model`
+(default: the model under test).
 
 A record's `judge` is the verdict: true, false (an empty answer is false without asking), or
 null where no verdict exists (no judge LM, or a reply that is neither Yes nor No); the judge
@@ -29,20 +33,25 @@ from typing import Any
 
 import numpy as np
 
+from glm_dspy.accuracy import em_by_tier, em_interval
 from glm_dspy.lm.observe import observe_calls
 from glm_dspy.lm.transport import EngineLostError
 from glm_dspy.metrics import JUDGE_SYSTEM, exact_match, judge_prompt, parse_judgement, rouge_l
+from glm_dspy.steps import act_first_tries
 from graphs.questions import Question
 
 ARMS = ("glm", "graphcot", "graphrag", "textrag", "base")
 
 
-def make_program(arm: str, graph, glm_program: Path | None = None):
-    """The arm's program; `glm_program` is a compiled GLM (`python -m optimize.compile`) for the glm arm."""
+def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrency: int = 1):
+    """The arm's program; `glm_program` is a compiled GLM (`python -m optimize.compile`) for the glm arm.
+
+    GLM's snippet executor gets one worker per concurrent question (at least GLM's own 2), so
+    `concurrency` questions never wait on each other's snippets; workers start on first use."""
     from glm_dspy.modules import GLM, BaseLLM, GraphCoT, GraphRAG, TextRAG
 
     def glm():
-        program = GLM(graph)
+        program = GLM(graph, executor=graph.executor(num_workers=max(2, concurrency)))
         if glm_program is not None:
             if not Path(glm_program).exists():
                 raise FileNotFoundError(f"no compiled GLM program at {glm_program} (python -m optimize.compile)")
@@ -96,7 +105,7 @@ def run_eval(questions: list[Question], arms: list[str], graph, out_dir: Path, *
     if path.exists():  # drop a torn last line so that appended records start on a line of their own
         path.write_text("".join(json.dumps(r) + "\n" for r in finished))
     done = {(r["qid"], r["arm"]) for r in finished}
-    programs = {arm: make_program(arm, graph, glm_program) for arm in arms}
+    programs = {arm: make_program(arm, graph, glm_program, concurrency=concurrency) for arm in arms}
     todo = [(q, arm) for q in questions for arm in arms if (q.qid, arm) not in done]
     lock = threading.Lock()
     commit = _commit()
@@ -117,14 +126,17 @@ def run_eval(questions: list[Question], arms: list[str], graph, out_dir: Path, *
                     raise
                 answer, error, usage = "", f"{type(exc).__name__}: {exc}", {}
             latency = time.perf_counter() - started
+            act_requests, act_first_try_ok = act_first_tries(steps)
             verdict = None if judge_lm is None else judge_answer(judge_lm, question, answer) if answer else False
-        record = {"qid": question.qid, "arm": arm, "question": question.question, "gold": question.answer,
-                  "answer": answer, "em": any(exact_match(answer, gold) for gold in question.golds),
+        record = {"qid": question.qid, "arm": arm, "tier": question.tier, "question": question.question,
+                  "gold": question.answer, "answer": answer,
+                  "em": any(exact_match(answer, gold) for gold in question.golds),
                   "rouge_l": max(rouge_l(answer, gold) for gold in question.golds),
                   "judge": verdict, "latency_s": latency, "error_category": error,
                   "prompt_tokens": usage.get("prompt_tokens", 0), "cached_tokens": usage.get("cached_tokens", 0),
                   "completion_tokens": usage.get("completion_tokens", 0), "calls": usage.get("num_calls", 0),
                   "truncated_calls": sum(step.get("num_truncated", 0) for step in steps),
+                  "act_requests": act_requests, "act_first_try_ok": act_first_try_ok,
                   "started_at": started_at, "finished_at": time.time(), "model": model, "commit": commit,
                   "seed": seed, "temperatures": sorted({t for step in steps for t in step.get("temperatures", ())}),
                   "glm_program": str(glm_program) if arm == "glm" and glm_program is not None else None}
@@ -148,7 +160,9 @@ def run_eval(questions: list[Question], arms: list[str], graph, out_dir: Path, *
                                        f"{path}; run the same command again to answer the rest (it resumes).") from exc
                 raise
     wanted = {(q.qid, arm) for q in questions for arm in arms}
-    records = [r for r in read_results(path) if (r["qid"], r["arm"]) in wanted]
+    tiers = {q.qid: q.tier for q in questions}
+    records = [r | {"tier": r.get("tier", tiers[r["qid"]])}  # records from before tiers: the question's
+               for r in read_results(path) if (r["qid"], r["arm"]) in wanted]
     (out_dir / "run.json").write_text(json.dumps({"wall_s": time.perf_counter() - started, "answered": len(todo)}))
     return records
 
@@ -190,9 +204,13 @@ def busy_seconds(intervals: list[tuple[float, float]]) -> float:
 
 
 def summarize(records: list[dict[str, Any]], arms: list[str]) -> dict[str, dict[str, Any]]:
-    """Per arm: EM, ROUGE-L, judge (the mean verdict over the `judged` questions that have one;
-    None if none has), tokens and calls per question, latency p50/p95, questions/s, prefix-cache
-    hit rate, error counts.
+    """Per arm: EM with its 95% bootstrap interval (`em_lo`, `em_hi`) and per question tier
+    (`em_by_tier`, glm_dspy/accuracy.py), ROUGE-L, judge (the mean verdict over the `judged`
+    questions that have one; None if none has), tokens and calls per question, latency p50/p95,
+    questions/s, prefix-cache hit rate, error counts, and `first_try`: the share of the arm's
+    Act requests whose first snippet printed a real result (steps.act_first_tries), over the
+    `act_requests` of the records that counted them; None where there are none (an arm
+    without Act, or records older than the counts).
 
     Questions/s is the arm's questions over the wall time during which at least one of them was
     being answered (`busy_seconds`): one at a time that is the sum of latencies; with
@@ -207,8 +225,13 @@ def summarize(records: list[dict[str, Any]], arms: list[str]) -> dict[str, dict[
         prompt = sum(r["prompt_tokens"] for r in mine)
         verdicts = [bool(r["judge"]) for r in mine if r.get("judge") is not None]
         busy = busy_seconds([_answering(r) for r in mine])
+        overall = em_interval(mine)
+        act_requests = sum(r.get("act_requests") or 0 for r in mine)
+        first_ok = sum(r.get("act_first_try_ok") or 0 for r in mine)
         rows[arm] = {
-            "n": len(mine), "em": float(np.mean([r["em"] for r in mine])),
+            "n": len(mine), "em": overall["em"], "em_lo": overall["lo"], "em_hi": overall["hi"],
+            "em_by_tier": em_by_tier(mine), "act_requests": act_requests,
+            "first_try": first_ok / act_requests if act_requests else None,
             "rouge_l": float(np.mean([r["rouge_l"] for r in mine])),
             "judge": float(np.mean(verdicts)) if verdicts else None, "judged": len(verdicts),
             "tokens": float(np.mean([r["prompt_tokens"] + r["completion_tokens"] for r in mine])),
@@ -235,7 +258,10 @@ def judge_cell(row: dict[str, Any]) -> str:
     return f"{row['judge']:.3f} ({row['judged']}/{row['n']})"
 
 
-def headline(rows: dict[str, dict[str, float]]) -> dict[str, float | None]:
+def headline(rows: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The last JSON line: GLM vs Graph-CoT ratios and scores; then, for every arm, its EM with the
+    interval (`em_interval`: {em, lo, hi, n}), the same per tier (`em_by_tier`: tier -> {em, lo,
+    hi, n}) and its first-try Act share (`first_try`; None without Act requests)."""
     glm, cot = rows.get("glm"), rows.get("graphcot")
 
     def ratio(a, b):
@@ -248,7 +274,17 @@ def headline(rows: dict[str, dict[str, float]]) -> dict[str, float | None]:
             "calls_glm": glm and round(glm["calls"], 3), "calls_graphcot": cot and round(cot["calls"], 3),
             "latency_ratio": ratio(glm and glm["p50_s"], cot and cot["p50_s"]),
             "judge_glm": judge(glm), "judge_graphcot": judge(cot),
-            "em_glm": glm and round(glm["em"], 4), "em_graphcot": cot and round(cot["em"], 4)}
+            "em_glm": glm and round(glm["em"], 4), "em_graphcot": cot and round(cot["em"], 4),
+            "em_interval": {arm: _rounded({"em": row["em"], "lo": row["em_lo"], "hi": row["em_hi"], "n": row["n"]})
+                            for arm, row in rows.items()},
+            "em_by_tier": {arm: {tier: _rounded(cell) for tier, cell in row["em_by_tier"].items()}
+                           for arm, row in rows.items()},
+            "first_try": {arm: None if row["first_try"] is None else round(row["first_try"], 4)
+                          for arm, row in rows.items()}}
+
+
+def _rounded(cell: dict[str, float | int]) -> dict[str, float | int]:
+    return {k: v if k == "n" else round(v, 4) for k, v in cell.items()}
 
 
 def write_charts(rows: dict[str, dict[str, float]], out_dir: Path) -> list[Path]:

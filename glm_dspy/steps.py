@@ -34,14 +34,35 @@ class Step:
     # retry runs at calls.RETRY_TEMPERATURE); empty where the engine reports no calls (not vLLM)
     temperatures: tuple[float, ...] = ()
     num_truncated: int = 0  # LLM calls whose output stopped at max_tokens (as the engine reported)
+    # act only: which try at its request this step is, 0 a new request, n its n-th repair
+    attempt: int = 0
+    # act only: whether its snippet ran without error, printed, and printed more than graph-function
+    # observations (a real result); None for the other agents and where nobody said (old records)
+    ok: bool | None = None
 
     def __post_init__(self):
         assert self.agent in AGENTS, self.agent
+        assert self.attempt >= 0 and (self.attempt == 0 or self.agent == "act"), (self.agent, self.attempt)
+        assert self.ok is None or self.agent == "act", (self.agent, self.ok)
         assert self.cached_tokens <= self.prompt_tokens or self.prompt_tokens == 0
         assert len(self.temperatures) <= self.num_calls and 0 <= self.num_truncated <= self.num_calls, self
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+
+def act_first_tries(steps: list[dict]) -> tuple[int, int]:
+    """(Act requests, those whose first try succeeded) in one query's steps (`Step.as_dict`s).
+
+    An Act request is an act step with `attempt` 0: a new request (the question, or what
+    Reason said was missing), not a repair. Its first try succeeded when its first snippet ran
+    without error, printed something, and was not observation-only (every print a graph
+    function's `Observation` such as "no node with id ..."): `ok` is True. Output that could
+    not be parsed into a snippet, after `call_agent`'s one parse retry, is a failed first try.
+    Act steps whose `ok` is None (recorded before it existed) are not counted at all.
+    """
+    firsts = [s for s in steps if s["agent"] == "act" and s.get("attempt", 0) == 0 and s.get("ok") is not None]
+    return len(firsts), sum(bool(s["ok"]) for s in firsts)
 
 
 @dataclass(slots=True)

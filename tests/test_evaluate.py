@@ -8,7 +8,9 @@ import pytest
 from dspy.utils import DummyLM
 
 from glm_dspy.cli import main
-from glm_dspy.evaluate import busy_seconds, headline, judge_cell, read_results, run_eval, summarize, write_charts
+from glm_dspy.cli import eval_tables
+from glm_dspy.evaluate import (busy_seconds, headline, judge_cell, make_program, read_results, run_eval, summarize,
+                               write_charts)
 from graphs.questions import Question
 
 QUESTIONS = [Question("q1", "When was the paper Notes on the Analytical Engine published?", "1843"),
@@ -21,6 +23,8 @@ def test_records_resume_and_summary(tiny_graph, tmp_path):
     assert [(r["qid"], r["answer"], r["em"]) for r in records] == [("q1", "1843", True), ("q2", "Babbage", False)]
     # no judge LM: no verdict (not "wrong"); DummyLM reports no engine calls, so no temperatures are claimed
     assert [(r["judge"], r["temperatures"], r["truncated_calls"]) for r in records] == [(None, [], 0)] * 2
+    # untiered questions; the base arm writes no snippets: no Act requests
+    assert [(r["tier"], r["act_requests"], r["act_first_try_ok"]) for r in records] == [("", 0, 0)] * 2
     assert all(r["started_at"] <= r["finished_at"] for r in records)
     # a torn last line (interrupted write) is dropped, and only missing pairs are run again
     lines = (tmp_path / "results.jsonl").read_text().splitlines()
@@ -32,6 +36,8 @@ def test_records_resume_and_summary(tiny_graph, tmp_path):
     assert len(lm.history) == 1 and [r["em"] for r in records] == [True, True]
     rows = summarize(records, ["base"])
     assert rows["base"]["em"] == 1.0 and rows["base"]["calls"] == 1.0 and rows["base"]["n"] == 2
+    assert (rows["base"]["em_lo"], rows["base"]["em_hi"], rows["base"]["first_try"]) == (1.0, 1.0, None)
+    assert rows["base"]["em_by_tier"] == {"untiered": {"em": 1.0, "lo": 1.0, "hi": 1.0, "n": 2}}
     assert (rows["base"]["judge"], rows["base"]["judged"], judge_cell(rows["base"])) == (None, 0, "- (0/2)")
     assert headline({"glm": rows["base"]})["judge_glm"] is None
     assert headline(rows)["tokens_ratio"] is None  # no GLM / Graph-CoT arm
@@ -77,10 +83,18 @@ def test_busy_seconds_is_the_length_of_the_union():
 
 
 def test_headline_ratios():
-    rows = {"glm": {"tokens": 100.0, "calls": 2.0, "p50_s": 1.0, "judge": 0.5, "em": 0.5},
-            "graphcot": {"tokens": 1000.0, "calls": 10.0, "p50_s": 4.0, "judge": 0.25, "em": 0.0}}
+    glm_tiers = {"single_hop": {"em": 2 / 3, "lo": 1 / 3, "hi": 1.0, "n": 3}}
+    rows = {"glm": {"tokens": 100.0, "calls": 2.0, "p50_s": 1.0, "judge": 0.5, "em": 0.5, "em_lo": 0.25,
+                    "em_hi": 0.75, "n": 4, "em_by_tier": glm_tiers, "first_try": 2 / 3},
+            "graphcot": {"tokens": 1000.0, "calls": 10.0, "p50_s": 4.0, "judge": 0.25, "em": 0.0, "em_lo": 0.0,
+                         "em_hi": 0.0, "n": 4, "em_by_tier": {}, "first_try": None}}
     assert headline(rows) == {"tokens_ratio": 0.1, "calls_glm": 2.0, "calls_graphcot": 10.0, "latency_ratio": 0.25,
-                              "judge_glm": 0.5, "judge_graphcot": 0.25, "em_glm": 0.5, "em_graphcot": 0.0}
+                              "judge_glm": 0.5, "judge_graphcot": 0.25, "em_glm": 0.5, "em_graphcot": 0.0,
+                              "em_interval": {"glm": {"em": 0.5, "lo": 0.25, "hi": 0.75, "n": 4},
+                                              "graphcot": {"em": 0.0, "lo": 0.0, "hi": 0.0, "n": 4}},
+                              "em_by_tier": {"glm": {"single_hop": {"em": 0.6667, "lo": 0.3333, "hi": 1.0, "n": 3}},
+                                             "graphcot": {}},
+                              "first_try": {"glm": 0.6667, "graphcot": None}}
 
 
 def test_alternative_answers_count_as_exact_matches(tiny_graph, tmp_path):
@@ -88,6 +102,77 @@ def test_alternative_answers_count_as_exact_matches(tiny_graph, tmp_path):
     with dspy.context(lm=DummyLM([{"answer": "England"}])):
         [record] = run_eval([question], ["base"], tiny_graph, tmp_path)
     assert record["em"] and record["rouge_l"] == 1.0
+
+
+def test_records_from_before_tiers_resume_with_the_tier_of_their_question(tiny_graph, tmp_path):
+    tiered = [Question("q1", QUESTIONS[0].question, "1843", tier="single_hop"),
+              Question("q2", QUESTIONS[1].question, "Ada Lovelace", tier="multi_hop")]
+    old = {"qid": "q1", "arm": "glm", "question": tiered[0].question, "gold": "1843", "answer": "1843", "em": True,
+           "rouge_l": 1.0, "judge": None, "latency_s": 1.0, "error_category": None, "prompt_tokens": 10,
+           "cached_tokens": 0, "completion_tokens": 1, "calls": 2, "started_at": 0.0, "finished_at": 1.0}
+    (tmp_path / "results.jsonl").write_text(json.dumps(old) + "\n")
+    lm = DummyLM([{"kind": "deterministic"}, {"code": 'print(NodeInfo("ghost"))'},
+                  {"code": 'print(NodeFeature(RetrieveNode("Ada Lovelace"), "name"))'}])
+    with dspy.context(lm=lm):
+        records = run_eval(tiered, ["glm"], tiny_graph, tmp_path)
+    assert len(lm.history) == 3  # only q2 was asked
+    assert [(r["qid"], r["tier"], r.get("act_requests"), r.get("act_first_try_ok")) for r in records] == [
+        ("q1", "single_hop", None, None), ("q2", "multi_hop", 1, 0)]  # q2: right after one repair
+    row = summarize(records, ["glm"])["glm"]
+    # the old record counts for EM but not for the first-try share (its Act steps are unknown)
+    assert row["em"] == 1.0 and (row["first_try"], row["act_requests"]) == (0.0, 1)
+    assert {t: c["n"] for t, c in row["em_by_tier"].items()} == {"single_hop": 1, "multi_hop": 1}
+
+
+def test_glm_questions_at_concurrency_4_are_each_recorded_once(tiny_graph, tmp_path):
+    # six questions, one per node; the scripted reply is picked by the question in the prompt, so
+    # it does not depend on which thread asks first. Classify, Act and Reason each read their fields.
+    features = {"a1": ("name", "Ada Lovelace"), "a2": ("name", "Charles Babbage"), "a3": ("name", "O'Brien, Pat"),
+                "p1": ("title", "Notes on the Analytical Engine"), "p2": ("title", "On Bernoulli Numbers"),
+                "v1": ("name", "Scientific Memoirs")}
+    tiers = ["single_hop", "multi_hop", "aggregation", "", "single_hop", "single_hop"]
+    questions = [Question(f"q-{node_id}", f"What is the {feature} of node {node_id}?", answer, tier=tier)
+                 for (node_id, (feature, answer)), tier in zip(features.items(), tiers)]
+    replies = {f"node {node_id}?": {"kind": "deterministic", "code": f'print(NodeFeature("{node_id}", "{feature}"))'}
+               for node_id, (feature, _) in features.items()}
+    # one question whose snippet finds nothing: its repair repeats it, and Reason gives up
+    questions.append(Question("q-ghost", "What is the name of node ghost?", "nobody"))
+    replies["node ghost?"] = {"kind": "deterministic", "code": 'print(NodeFeature("ghost", "name"))',
+                              "finished": "True", "answer": "unknown", "missing_information": ""}
+    with dspy.context(lm=DummyLM(replies)):
+        records = run_eval(questions, ["glm"], tiny_graph, tmp_path, concurrency=4)
+    written = read_results(tmp_path / "results.jsonl")
+    assert sorted(r["qid"] for r in written) == sorted(q.qid for q in questions)  # each once
+    by_qid = {r["qid"]: r for r in records}
+    for question in questions:  # no answer went to another question's record
+        record = by_qid[question.qid]
+        assert (record["question"], record["tier"]) == (question.question, question.tier)
+        assert record["em"] == (question.qid != "q-ghost") and record["act_requests"] == 1
+    assert by_qid["q-ghost"]["act_first_try_ok"] == 0 and by_qid["q-p1"]["act_first_try_ok"] == 1
+    row = summarize(records, ["glm"])["glm"]
+    assert row["first_try"] == 6 / 7 and row["em"] == 6 / 7
+    assert {t: c["n"] for t, c in row["em_by_tier"].items()} == {"single_hop": 3, "multi_hop": 1, "aggregation": 1,
+                                                                  "untiered": 2}
+    # one snippet worker per concurrent question (they start on first use)
+    assert make_program("glm", tiny_graph, concurrency=4).executor._slots.qsize() == 4
+    assert make_program("glm", tiny_graph).executor._slots.qsize() == 2  # GLM's own default
+
+
+def test_eval_tables_show_the_interval_first_try_and_tiers():
+    from rich.console import Console
+
+    records = [{"arm": arm, "tier": tier, "em": em, "judge": None, "rouge_l": 0.0, "latency_s": 1.0,
+                "started_at": 0.0, "finished_at": 1.0, "prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0,
+                "calls": 1, "error_category": None, "act_requests": requests, "act_first_try_ok": ok}
+               for arm, requests, ok in (("glm", 2, 1), ("base", 0, 0))
+               for tier, em in (("single_hop", True), ("single_hop", True), ("multi_hop", False))]
+    console = Console(width=200, record=True)
+    for table in eval_tables(summarize(records, ["glm", "base"]), "t"):
+        console.print(table)
+    text = console.export_text()
+    assert "0.667 [0.000, 1.000]" in text and "50.0% of 6" in text  # glm: EM, then 3 of 6 first tries
+    assert "1.000 [1.000, 1.000] (n=2)" in text and "0.000 [0.000, 0.000] (n=1)" in text
+    assert "aggregation" not in text and "untiered" not in text  # only the tiers asked
 
 
 @pytest.mark.slow

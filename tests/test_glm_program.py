@@ -8,7 +8,7 @@ import pytest
 from dspy.utils import DummyLM
 
 from glm_dspy.modules.glm import GLM
-from glm_dspy.steps import RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT
+from glm_dspy.steps import RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT, act_first_tries
 
 P1_YEAR = 'print(NodeFeature(RetrieveNode("Notes on the Analytical Engine"), "year"))'
 
@@ -246,3 +246,47 @@ def test_a_given_kind_skips_classify(tiny_graph):
     assert agents(prediction) == ["act"] and prediction.answer == "1843" and prediction.kind == "deterministic"
     prediction, _ = run(GLM(tiny_graph, kind="non_deterministic"), [{"code": P1_YEAR}, reason(True, answer="1843")])
     assert agents(prediction) == ["act", "reason"]
+
+
+def attempts(prediction):
+    """(agent, attempt, ok) of every step."""
+    return [(step["agent"], step["attempt"], step["ok"]) for step in prediction.steps]
+
+
+def test_act_steps_say_which_try_they_are_and_whether_it_printed_a_result(program):
+    broken = 'print(NodeFeatur("p1", "year"))'
+    prediction, _ = run(program, [{"kind": "deterministic"}, {"code": broken}, {"code": P1_YEAR}])
+    assert attempts(prediction) == [("classify", 0, None), ("act", 0, False), ("act", 1, True)]
+    assert act_first_tries(prediction.steps) == (1, 0)  # one request; its first snippet failed
+    prediction, _ = run(program, [{"kind": "deterministic"}, {"code": P1_YEAR}])
+    assert act_first_tries(prediction.steps) == (1, 1)
+
+
+def test_first_tries_count_each_new_request_not_its_repairs(tiny_graph):
+    program = GLM(tiny_graph, max_steps=3, max_repairs=1)
+    ghost = {"code": 'print(NodeInfo("ghost"))'}
+    prediction, _ = run(program, [
+        {"kind": "non_deterministic"},
+        ghost, {"code": "x = 1"},                # the question: found nothing, then printed nothing
+        reason(False, missing="the paper p1"),
+        {"code": 'print(NodeInfo("p1"))'},       # a new request, right the first time
+        reason(False, missing="its year"),
+        {"code": "print(1/0)"}, ghost,           # an error, then only an observation
+        reason(True, answer="1843"),
+    ])
+    assert [a for a in attempts(prediction) if a[0] == "act"] == [
+        ("act", 0, False), ("act", 1, False), ("act", 0, True), ("act", 0, False), ("act", 1, False)]
+    assert act_first_tries(prediction.steps) == (3, 1)
+
+
+def test_unparseable_act_output_is_a_failed_first_try(program):
+    garbage = {"nonsense": "I think the answer is 42"}
+    prediction, _ = run(program, [{"kind": "deterministic"}, garbage, garbage])
+    assert attempts(prediction)[-1] == ("act", 0, False) and act_first_tries(prediction.steps) == (1, 0)
+
+
+def test_steps_recorded_before_attempts_existed_are_not_counted():
+    old = {"agent": "act", "code": "print(1)", "output": "1", "error": None}
+    graph = {"agent": "graph", "attempt": 0, "ok": None}
+    assert act_first_tries([old, graph]) == (0, 0)
+    assert act_first_tries([old | {"attempt": 0, "ok": True}, old | {"attempt": 1, "ok": True}]) == (1, 1)

@@ -1,6 +1,7 @@
-"""The steps table a person reads: a truncated agent output shows in its step's row."""
+"""The steps table a person reads: a truncated agent output shows in its step's row; a repair says so."""
 
 import dspy
+import pytest
 from rich.console import Console
 
 from glm_dspy.report import steps_table
@@ -21,3 +22,18 @@ def test_a_truncated_output_is_in_its_row():
     assert "2 of 2 calls stopped at max_tokens (truncated)" in text
     assert "the output stopped at max_tokens (truncated)" in text
     assert text.count("max_tokens") == 2  # not on the step that was not truncated
+
+
+def test_a_repair_is_named_in_its_row():
+    text = rendered(Step("act", code="print(x)", error="NameError: name 'x' is not defined (line 1)", ok=False),
+                    Step("act", code="print(1)", output="1", attempt=1, ok=True))
+    assert "act (repair 1)" in text and text.count("repair") == 1
+
+
+def test_only_act_steps_have_attempts_and_results():
+    with pytest.raises(AssertionError):
+        Step("reason", attempt=1)
+    with pytest.raises(AssertionError):
+        Step("graph", ok=True)
+    with pytest.raises(AssertionError):
+        Step("act", attempt=-1)

@@ -152,13 +152,16 @@ class GLM(dspy.Module):
         """Write and run a snippet for `request`, repairing it on failure.
 
         Returns (output, error category, found): on failure `found` is the vertex chunks of
-        the nodes the failed snippets retrieved (None if they retrieved none).
+        the nodes the failed snippets retrieved (None if they retrieved none). Each act step
+        says its `attempt` (0, then 1.. for repairs) and `ok`: True only for the snippet whose
+        output is returned (steps.act_first_tries counts the first tries).
         """
         previous_code, error = "", ""
         category = None
         retrieved: dict[str, None] = {}  # ordered set of node ids RetrieveNode returned
-        for _ in range(1 + self.max_repairs):
+        for attempt in range(1 + self.max_repairs):
             prediction, step = call_agent("act", self.act, request=request, previous_code=previous_code, error=error)
+            step.attempt, step.ok = attempt, False
             log.add(step)
             if prediction is None:
                 return None, UNEXPECTED_OUTPUT, None
@@ -170,6 +173,7 @@ class GLM(dspy.Module):
             output = result.output.strip()
             step.output, step.error = output, result.error
             if result.is_ok and output and not result.is_observation_only:
+                step.ok = True
                 return output, None, None
             retrieved.update((value, None) for name, value in result.calls
                              if name == "RetrieveNode" and isinstance(value, str)
