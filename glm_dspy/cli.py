@@ -84,13 +84,17 @@ def cmd_demo(args) -> int:
 
 
 def eval_questions(args) -> list[Question]:
-    """The questions `glm-dspy eval` asks: from --questions FILE or --dataset, less a compiled
+    """The questions `glm-dspy eval` asks: from --questions FILE or --dataset [--split], less a compiled
     program's training questions, shuffled by --seed if asked, the first --limit."""
     from glm_dspy.evaluate import train_qids
     from graphs.datasets import load_questions
     from graphs.questions import read_questions
 
-    questions = read_questions(args.questions) if args.questions else load_questions(args.dataset, args.db)
+    if args.questions and args.split:
+        raise ValueError(f"--split {args.split} names a split of a --dataset; {args.questions} is a question file "
+                         "of its own: pass it without --split, or use --dataset with --split")
+    questions = (read_questions(args.questions) if args.questions
+                 else load_questions(args.dataset, args.db, split=args.split))
     if args.glm_program is not None:  # a compiled program is evaluated on questions it did not train on
         trained = train_qids(args.glm_program)
         questions = [q for q in questions if q.qid not in trained]
@@ -219,6 +223,9 @@ def build_parser() -> argparse.ArgumentParser:
                                          "grbench:PATH/graph.json (questions.jsonl beside it)")
     asked.add_argument("--questions", type=Path,
                        help='a JSON Lines file, one {"qid", "question", "answer"[, "alternatives"]} per line')
+    evaluate.add_argument("--split", choices=("dev", "train"), default=None,
+                          help="a fixed split of --dataset (nobel, pathquestion, synthetic): dev measures and is "
+                               "never trained on; train is for optimizers (default: all its questions)")
     evaluate.add_argument("--db", required=True, type=Path, help="the graph the questions are about")
     evaluate.add_argument("--programs", default="glm,graphcot,graphrag,textrag,base")
     evaluate.add_argument("--limit", type=int, default=None)

@@ -3,9 +3,12 @@
 A dataset is spelled `NAME` or `NAME:ARG`, the same for build and eval:
 
     synthetic[:NODES]        generated graph (default 10k nodes); its questions are generated with it
-                             and stored in the database folder (DB/questions.jsonl), where eval reads them
-    nobel                    Nobel laureates + mentorship; questions datasets/nobel/questions.jsonl
-    pathquestion[:pq|pql]    PathQuestion's Freebase KB (a triples file) and its 2-hop questions
+                             and stored in the database folder (DB/questions.jsonl, and the dev and
+                             train splits DB/dev.jsonl, DB/train.jsonl), where eval reads them
+    nobel                    Nobel laureates + mentorship; questions datasets/nobel/questions.jsonl,
+                             splits datasets/nobel/dev.jsonl, train.jsonl (graphs.nobel_templates)
+    pathquestion[:pq|pql]    PathQuestion's Freebase KB (a triples file) and its 2-hop questions;
+                             splits datasets/splits/pathquestion-VARIANT.json (graphs.splits)
     grbench:PATH             PATH is a GRBench graph.json or its folder; eval reads questions.jsonl beside it
     grbench:DOMAIN           eval only: the shipped datasets/grbench_questions/DOMAIN.jsonl (GRBench's
                              graphs are not shipped; build one from its graph.json with grbench:PATH)
@@ -14,6 +17,8 @@ A dataset is spelled `NAME` or `NAME:ARG`, the same for build and eval:
 For grbench, ARG is a DOMAIN when it is only letters, digits, `_` and `-`; anything else (a `/`
 or a `.`) is a PATH: write `grbench:./dblp` for a folder named dblp. Any database can also be
 asked a question file of its own: `glm-dspy eval --questions FILE.jsonl` (graphs.questions).
+`load_questions(spec, db_dir, split="dev"|"train")` gives a split: dev questions measure, and are
+never used for demos, instructions or training; train questions are for optimizers (graphs.splits).
 Source files come from `GLM_DATA_DIR` or the repository's `datasets/` folder.
 """
 
@@ -57,14 +62,17 @@ def parse_size(text: str) -> int:
 class Dataset:
     """How one dataset name is built and asked about.
 
-    `graph(arg, seed)` returns the graph and the questions to store in the database folder
-    (only generated datasets have any); `questions(arg, db_dir)` returns the questions eval
-    asks, None where the dataset has none. `spelling` is how users write the name.
+    `graph(arg, seed)` returns the graph and the question files to store in the database
+    folder, file name -> questions (only generated datasets have any); `questions(arg, db_dir)`
+    returns the questions eval asks, None where the dataset has none; `split_questions(arg,
+    db_dir, split)` those of a split ("dev" or "train"), None where the dataset has no splits.
+    `spelling` is how users write the name.
     """
 
     spelling: str
-    graph: Callable[[str, int], tuple[GraphData, list[Question]]]
+    graph: Callable[[str, int], tuple[GraphData, dict[str, list[Question]]]]
     questions: Callable[[str, Path | None], list[Question]] | None
+    split_questions: Callable[[str, Path | None, str], list[Question]] | None = None
 
 
 def _no_arg(name: str, arg: str) -> None:
@@ -72,12 +80,14 @@ def _no_arg(name: str, arg: str) -> None:
         raise ValueError(f"dataset {name!r} takes no argument (got {name}:{arg})")
 
 
-def _synthetic_graph(arg: str, seed: int) -> tuple[GraphData, list[Question]]:
+def _synthetic_graph(arg: str, seed: int) -> tuple[GraphData, dict[str, list[Question]]]:
+    from graphs.splits import synthetic_splits
     from graphs.synthetic import generate
     from graphs.synthetic_questions import make_questions
 
     graph = generate(parse_size(arg) if arg else DEFAULT_SYNTHETIC_NODES, seed=seed)
-    return graph, make_questions(graph, seed=seed)
+    splits = synthetic_splits(graph)
+    return graph, {QUESTIONS_FILE: make_questions(graph, seed=seed)} | {f"{s}.jsonl": q for s, q in splits.items()}
 
 
 def _synthetic_questions(arg: str, db_dir: Path | None) -> list[Question]:
@@ -86,11 +96,20 @@ def _synthetic_questions(arg: str, db_dir: Path | None) -> list[Question]:
     return read_questions(Path(db_dir) / QUESTIONS_FILE)
 
 
-def _nobel_graph(arg: str, seed: int) -> tuple[GraphData, list[Question]]:
+def _synthetic_split(arg: str, db_dir: Path | None, split: str) -> list[Question]:
+    path = Path(db_dir or ".") / f"{split}.jsonl"
+    if db_dir is None or not path.is_file():
+        raise ValueError(f"no synthetic {split} split in {db_dir} ({path.name} is written by `glm-dspy build "
+                         "synthetic`): rebuild the database; a graph too small for datasets/splits/synthetic.json's "
+                         "sizes gets no split")
+    return read_questions(path)
+
+
+def _nobel_graph(arg: str, seed: int) -> tuple[GraphData, dict[str, list[Question]]]:
     from graphs.nobel import nobel_graph
 
     _no_arg("nobel", arg)
-    return nobel_graph(data_dir() / "nobel"), []
+    return nobel_graph(data_dir() / "nobel"), {}
 
 
 def _nobel_questions(arg: str, db_dir: Path | None) -> list[Question]:
@@ -98,10 +117,15 @@ def _nobel_questions(arg: str, db_dir: Path | None) -> list[Question]:
     return read_questions(data_dir() / "nobel" / QUESTIONS_FILE)
 
 
-def _pathquestion_graph(arg: str, seed: int) -> tuple[GraphData, list[Question]]:
+def _nobel_split(arg: str, db_dir: Path | None, split: str) -> list[Question]:
+    _no_arg("nobel", arg)
+    return read_questions(data_dir() / "nobel" / f"{split}.jsonl")
+
+
+def _pathquestion_graph(arg: str, seed: int) -> tuple[GraphData, dict[str, list[Question]]]:
     from graphs.pathquestion import pathquestion_graph
 
-    return pathquestion_graph(data_dir() / "pathquestion", arg or "pq"), []
+    return pathquestion_graph(data_dir() / "pathquestion", arg or "pq"), {}
 
 
 def _pathquestion_questions(arg: str, db_dir: Path | None) -> list[Question]:
@@ -110,12 +134,18 @@ def _pathquestion_questions(arg: str, db_dir: Path | None) -> list[Question]:
     return read_pathquestions(data_dir() / "pathquestion", arg or "pq")
 
 
+def _pathquestion_split(arg: str, db_dir: Path | None, split: str) -> list[Question]:
+    from graphs.splits import select_split
+
+    return select_split(_pathquestion_questions(arg, db_dir), f"pathquestion-{arg or 'pq'}", split)
+
+
 def grbench_domains() -> list[str]:
     """The GRBench domains whose question files are shipped."""
     return sorted(p.stem for p in (data_dir() / GRBENCH_QUESTIONS_DIR).glob("*.jsonl"))
 
 
-def _grbench_graph(arg: str, seed: int) -> tuple[GraphData, list[Question]]:
+def _grbench_graph(arg: str, seed: int) -> tuple[GraphData, dict[str, list[Question]]]:
     from graphs.grbench import read_graph_json
 
     if not arg:
@@ -123,7 +153,7 @@ def _grbench_graph(arg: str, seed: int) -> tuple[GraphData, list[Question]]:
     if _DOMAIN_RE.fullmatch(arg):
         raise ValueError(f"grbench:{arg} names a GRBench domain, whose graph is not shipped (only its questions); "
                          f"build from its graph.json: grbench:PATH/graph.json (a folder named {arg}: grbench:./{arg})")
-    return read_graph_json(arg), []
+    return read_graph_json(arg), {}
 
 
 def _grbench_questions(arg: str, db_dir: Path | None) -> list[Question]:
@@ -145,18 +175,19 @@ def _grbench_questions(arg: str, db_dir: Path | None) -> list[Question]:
     return read_questions(path)
 
 
-def _triples_graph(arg: str, seed: int) -> tuple[GraphData, list[Question]]:
+def _triples_graph(arg: str, seed: int) -> tuple[GraphData, dict[str, list[Question]]]:
     from graphs.triples import triples_graph
 
     if not arg:
         raise ValueError("triples needs a file: triples:FILE.tsv (subject<TAB>relation<TAB>object per line)")
-    return triples_graph(arg), []
+    return triples_graph(arg), {}
 
 
 DATASETS: dict[str, Dataset] = {
-    "synthetic": Dataset("synthetic[:NODES]", _synthetic_graph, _synthetic_questions),
-    "nobel": Dataset("nobel", _nobel_graph, _nobel_questions),
-    "pathquestion": Dataset("pathquestion[:pq|pql]", _pathquestion_graph, _pathquestion_questions),
+    "synthetic": Dataset("synthetic[:NODES]", _synthetic_graph, _synthetic_questions, _synthetic_split),
+    "nobel": Dataset("nobel", _nobel_graph, _nobel_questions, _nobel_split),
+    "pathquestion": Dataset("pathquestion[:pq|pql]", _pathquestion_graph, _pathquestion_questions,
+                            _pathquestion_split),
     "grbench": Dataset("grbench:PATH/graph.json | grbench:DOMAIN", _grbench_graph, _grbench_questions),
     "triples": Dataset("triples:FILE.tsv", _triples_graph, None),
 }
@@ -170,16 +201,26 @@ def find_dataset(spec: str) -> tuple[str, Dataset, str]:
     return name, DATASETS[name], arg
 
 
-def load_dataset(spec: str, *, seed: int = 0) -> tuple[GraphData, str, list[Question]]:
-    """(graph, name, questions to store with it) for `glm-dspy build`."""
+def load_dataset(spec: str, *, seed: int = 0) -> tuple[GraphData, str, dict[str, list[Question]]]:
+    """(graph, name, question files to store with it: file name -> questions) for `glm-dspy build`."""
     name, dataset, arg = find_dataset(spec)
     graph, questions = dataset.graph(arg, seed)
     return graph, name, questions
 
 
-def load_questions(spec: str, db_dir: Path | str | None = None) -> list[Question]:
-    """The questions `glm-dspy eval --dataset spec` asks (db_dir: the database they are about)."""
+def load_questions(spec: str, db_dir: Path | str | None = None, *, split: str | None = None) -> list[Question]:
+    """The questions `glm-dspy eval --dataset spec [--split SPLIT]` asks (db_dir: the database they
+    are about). split None: every question of the dataset; "dev" or "train": that fixed split."""
+    from graphs.splits import SPLITS, check_split
+
     name, dataset, arg = find_dataset(spec)
+    if split is not None:
+        check_split(split)
+        with_splits = [n for n, d in DATASETS.items() if d.split_questions is not None]
+        if dataset.split_questions is None:
+            raise ValueError(f"dataset {name!r} has no {split} split ({', '.join(SPLITS)} exist for "
+                             f"{', '.join(with_splits)}); leave out the split to ask all its questions")
+        return dataset.split_questions(arg, None if db_dir is None else Path(db_dir), split)
     if dataset.questions is None:
         raise ValueError(f"dataset {name!r} has no questions of its own; pass --questions FILE.jsonl "
                          '(one {"qid", "question", "answer"} object per line)')
@@ -223,8 +264,8 @@ def build_database(spec: str, db_dir: Path | str, *, embedder=None, overwrite: b
         info = build_node_index(build_dir, node_texts(graph), embedder or SentenceTransformerEmbedder(),
                                 progress=progress)
         index_seconds, index_kind = time.perf_counter() - started, info.kind
-        if questions:
-            write_questions(questions, build_dir / QUESTIONS_FILE)
+        for file_name, file_questions in questions.items():
+            write_questions(file_questions, build_dir / file_name)
 
     report = load_graph(graph, db_dir, name=name, overwrite=overwrite, progress=progress, finish=finish)
     return BuildReport(Path(db_dir), name, report.num_nodes, report.num_edges, report.seconds - index_seconds,

@@ -4,6 +4,7 @@ KB files are triples files, loaded by `graphs.triples` (entities as `entity` nod
 relation a neighbour type in both directions, `inv_<relation>` backwards).
 Question lines: `question<TAB>answer(alt1/alt2/...)<TAB>path` with path `s#r1#e1#r2#answer...`
 (PQ ends it with `#<end>#answer`); the answer set becomes `alternatives`, the path `meta["path"]`.
+Every question is 2-hop, so its tier is multi_hop.
 """
 
 from __future__ import annotations
@@ -44,5 +45,5 @@ def read_pathquestions(data_dir: Path | str, variant: str = "pq") -> list[Questi
         alternatives = tuple(a for a in match.group(2).split("/") if a)
         hops = parts[2].split("#<end>#")[0].split("#")
         questions.append(Question(f"{variant}-{line_number}", parts[0].strip(), match.group(1), alternatives,
-                                  meta={"path": hops, "topic_entity": hops[0]}))
+                                  tier="multi_hop", meta={"path": hops, "topic_entity": hops[0]}))
     return questions

@@ -86,6 +86,21 @@ def test_eval_takes_a_dataset_or_a_questions_file_not_both(questions_file, tiny_
     assert "one of the arguments --dataset --questions is required" in err
 
 
+def test_eval_split_is_passed_to_the_dataset_and_refused_with_a_questions_file(tiny_db, questions_file, wide_console,
+                                                                              capsys):
+    def asked(*extra):
+        args = cli.build_parser().parse_args(["eval", "--db", str(tiny_db), *extra])
+        return [q.qid for q in cli.eval_questions(args)]
+
+    assert asked("--dataset", "nobel", "--split", "dev", "--limit", "1") == ["nobel-dev-birth_date-l189"]
+    assert asked("--dataset", "nobel", "--split", "train", "--limit", "1")[0].startswith("nobel-train-")
+    assert asked("--dataset", "nobel", "--limit", "1") == ["nobel-01-curie_birth_date"]  # no --split: every question
+    assert cli.main(["eval", "--questions", str(questions_file), "--split", "dev", "--db", str(tiny_db)]) == 2
+    assert "--split dev names a split of a --dataset; " in capsys.readouterr().err
+    assert cli.main(["eval", "--dataset", "grbench:dblp", "--split", "dev", "--db", str(tiny_db)]) == 2
+    assert "dataset 'grbench' has no dev split" in capsys.readouterr().err
+
+
 def test_eval_bad_questions_file_is_a_clear_error(tiny_db, tmp_path, wide_console, capsys):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"qid": "t1", "question": "q", "answer": "a"}\n{"qid": "t2", "question": "q"}\n')

@@ -57,6 +57,7 @@ def test_every_dataset_names_its_questions():
     [first, *_] = load_questions("pathquestion")
     assert (first.qid, first.golds, first.meta["topic_entity"]) == ("pq-1", ("united_kingdom",),
                                                                    "frederica_of_mecklenburg-strelitz")
+    assert first.tier == "multi_hop"  # every PathQuestion question is 2-hop
     assert load_questions("pathquestion:pql")[0].qid == "pql-1"
     assert len(load_questions("grbench:dblp")) == 150  # the shipped file; the graph is the user's
 
@@ -66,7 +67,7 @@ def test_grbench_one_rule_for_build_and_eval(tmp_path):
     grbench:DOMAIN is a shipped question file and builds nothing."""
     shutil.copy(FIXTURES / "grbench_tiny.json", tmp_path / "graph.json")
     graph, name, stored = load_dataset(f"grbench:{tmp_path / 'graph.json'}")
-    assert (name, graph.num_nodes, stored) == ("grbench", 6, [])
+    assert (name, graph.num_nodes, stored) == ("grbench", 6, {})
     assert load_dataset(f"grbench:{tmp_path}")[0].num_nodes == 6  # the folder holding graph.json
     with pytest.raises(FileNotFoundError, match="no questions.jsonl beside the graph in .*--questions FILE.jsonl"):
         load_questions(f"grbench:{tmp_path / 'graph.json'}")

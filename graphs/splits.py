@@ -1,0 +1,108 @@
+"""Fixed dev and train splits of PathQuestion and the synthetic graph, written down in `datasets/splits/`.
+
+Dev questions measure the program: they are never used for demos, instructions or training;
+train questions are for optimizers. The Nobel splits are question files of their own
+(`graphs.nobel_templates`); the others are defined here:
+
+- PathQuestion (`pathquestion-pq.json`, `pathquestion-pql.json`): `{"seed", "dev": [qid...],
+  "train": [qid...]}`, chosen once by a seeded shuffle of the question file (`python -m
+  graphs.splits` rewrites them): the first PATHQUESTION_DEV questions with distinct text are
+  dev, every other question whose text is not in dev is train.
+- Synthetic (`synthetic.json`): `{"dev": {"seed", "num_per_tier"}, "train": {...}}`, the
+  question-generator settings of each split. The graph is generated deterministically, so
+  `glm-dspy build synthetic` writes `dev.jsonl` and `train.jsonl` beside `questions.jsonl`
+  with them; qids are prefixed `syn-<split>-`, and train drops any question whose text is in dev.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+from graphs.graph_data import GraphData
+from graphs.questions import Question
+
+SPLITS = ("dev", "train")
+SPLITS_FOLDER = "splits"
+PATHQUESTION_DEV = 200
+PATHQUESTION_SEED = 12  # issue 12
+
+
+def check_split(split: str) -> None:
+    if split not in SPLITS:
+        raise ValueError(f"unknown split {split!r}; use one of: {', '.join(SPLITS)} (or none for every question)")
+
+
+def split_file(name: str) -> Path:
+    from graphs.datasets import data_dir
+
+    return data_dir() / SPLITS_FOLDER / f"{name}.json"
+
+
+def _read(name: str) -> dict:
+    path = split_file(name)
+    if not path.is_file():
+        raise FileNotFoundError(f"no split file {path}; `python -m graphs.splits` writes the PathQuestion ones")
+    return json.loads(path.read_text())
+
+
+def select_split(questions: list[Question], name: str, split: str) -> list[Question]:
+    """The questions of `split` listed in split file `name`, in the file's order; a listed qid
+    missing from `questions` is an error (the question file changed since the split was chosen)."""
+    check_split(split)
+    qids = _read(name)[split]
+    by_qid = {q.qid: q for q in questions}
+    missing = [qid for qid in qids if qid not in by_qid]
+    if missing:
+        raise ValueError(f"{split_file(name)}: {len(missing)} {split} qids are not in the question file "
+                         f"(first: {missing[:3]}); rewrite the split with `python -m graphs.splits`")
+    return [by_qid[qid] for qid in qids]
+
+
+def choose_pathquestion_split(questions: list[Question], seed: int = PATHQUESTION_SEED) -> dict:
+    """The split file's content for a PathQuestion question list (see the module docstring)."""
+    order = sorted(questions, key=lambda q: q.qid)
+    random.Random(seed).shuffle(order)
+    dev, dev_texts = [], set()
+    for question in order:
+        if len(dev) < PATHQUESTION_DEV and question.question not in dev_texts:
+            dev.append(question.qid)
+            dev_texts.add(question.question)
+    train = [q.qid for q in order if q.question not in dev_texts]
+    return {"seed": seed, "dev": dev, "train": train}
+
+
+def synthetic_splits(graph: GraphData) -> dict[str, list[Question]]:
+    """split -> questions over a synthetic graph, by the settings in synthetic.json. A split the
+    graph is too small for is left out (loading it then says so)."""
+    from graphs.synthetic_questions import make_questions
+
+    settings, made = _read("synthetic"), {}
+    for split in SPLITS:
+        try:
+            questions = make_questions(graph, num_per_tier=settings[split]["num_per_tier"],
+                                       seed=settings[split]["seed"])
+        except ValueError:
+            continue
+        taken = {q.question for q in made.get("dev", [])}
+        made[split] = [Question(f"syn-{split}-{q.qid}", q.question, q.answer, q.alternatives, q.tier, q.cypher)
+                       for q in questions if q.question not in taken]
+    return made
+
+
+def main() -> int:
+    from graphs.datasets import data_dir
+    from graphs.pathquestion import VARIANTS, read_pathquestions
+
+    for variant in VARIANTS:
+        content = choose_pathquestion_split(read_pathquestions(data_dir() / "pathquestion", variant))
+        path = split_file(f"pathquestion-{variant}")
+        path.write_text(json.dumps(content, indent=0) + "\n")
+        print(f"wrote {path}: {len(content['dev'])} dev, {len(content['train'])} train", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

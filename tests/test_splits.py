@@ -1,0 +1,74 @@
+"""The fixed dev/train splits of PathQuestion and synthetic, and `load_questions(..., split=)` for every dataset."""
+
+import json
+from collections import Counter
+
+import pytest
+
+from graphs.datasets import data_dir, load_questions
+from graphs.pathquestion import read_pathquestions
+from graphs.questions import TIERS, Question
+from graphs.splits import PATHQUESTION_DEV, choose_pathquestion_split, split_file, synthetic_splits
+
+
+@pytest.mark.parametrize("variant", ["pq", "pql"])
+def test_pathquestion_split_files_are_the_seeded_choice_and_disjoint(variant):
+    questions = read_pathquestions(data_dir() / "pathquestion", variant)
+    shipped = json.loads(split_file(f"pathquestion-{variant}").read_text())
+    assert shipped == choose_pathquestion_split(questions), "stale split: rewrite with `python -m graphs.splits`"
+    dev = load_questions(f"pathquestion:{variant}", split="dev")
+    train = load_questions(f"pathquestion:{variant}", split="train")
+    assert len(dev) == PATHQUESTION_DEV and len(train) >= 1000
+    assert {q.tier for q in dev + train} == {"multi_hop"}
+    assert not {q.qid for q in dev} & {q.qid for q in train}
+    assert not {q.question for q in dev} & {q.question for q in train}
+    assert len({q.question for q in dev}) == len(dev)
+
+
+def test_choose_pathquestion_split_is_a_seeded_shuffle_of_distinct_texts():
+    questions = [Question(f"pq-{i}", f"q{i % 300}?", "a", tier="multi_hop") for i in range(400)]
+    content = choose_pathquestion_split(questions, seed=5)
+    assert content == choose_pathquestion_split(list(reversed(questions)), seed=5)  # input order does not matter
+    assert content["dev"] != choose_pathquestion_split(questions, seed=6)["dev"]
+    texts = {q.qid: q.question for q in questions}
+    dev_texts = {texts[qid] for qid in content["dev"]}
+    assert len(content["dev"]) == len(dev_texts) == PATHQUESTION_DEV
+    assert set(content["train"]) == {q.qid for q in questions if q.question not in dev_texts}
+
+
+def test_synthetic_splits_cover_every_tier_and_share_no_question():
+    from graphs.synthetic import generate
+
+    splits = synthetic_splits(generate(10_000, seed=0))  # the README's `glm-dspy build synthetic`
+    dev, train = splits["dev"], splits["train"]
+    assert Counter(q.tier for q in dev) == {t: 50 for t in TIERS}
+    assert min(Counter(q.tier for q in train).values()) >= 150 and len(train) >= 500
+    assert all(q.qid.startswith("syn-dev-") for q in dev) and all(q.qid.startswith("syn-train-") for q in train)
+    assert not {q.question for q in dev} & {q.question for q in train}
+    assert all(q.cypher for q in dev + train)
+
+
+def test_synthetic_build_writes_the_splits_and_eval_reads_them(tmp_path, monkeypatch):
+    import graphs.datasets as datasets
+    from graphs.questions import write_questions
+
+    graph, name, stored = datasets.load_dataset("synthetic:3000")
+    assert sorted(stored) == ["dev.jsonl", "questions.jsonl", "train.jsonl"]
+    for file_name, questions in stored.items():
+        write_questions(questions, tmp_path / file_name)
+    assert [q.qid for q in load_questions("synthetic", tmp_path, split="dev")] == [q.qid for q in stored["dev.jsonl"]]
+    assert load_questions("synthetic", tmp_path, split="train")[0].qid.startswith("syn-train-")
+    (tmp_path / "dev.jsonl").unlink()
+    with pytest.raises(ValueError, match="no synthetic dev split in .*rebuild the database"):
+        load_questions("synthetic", tmp_path, split="dev")
+
+
+def test_nobel_split_and_the_errors():
+    dev = load_questions("nobel", split="dev")
+    assert len(dev) >= 300 and dev[0].qid.startswith("nobel-dev-")
+    assert len(load_questions("nobel")) == 49  # no split: the hand-written questions, as before
+    with pytest.raises(ValueError, match=r"dataset 'grbench' has no dev split \(dev, train exist for synthetic, "
+                                         r"nobel, pathquestion\); leave out the split"):
+        load_questions("grbench:dblp", split="dev")
+    with pytest.raises(ValueError, match="unknown split 'test'; use one of: dev, train"):
+        load_questions("nobel", split="test")
