@@ -40,7 +40,8 @@ from glm_dspy.metrics import JUDGE_SYSTEM, exact_match, judge_prompt, parse_judg
 from glm_dspy.steps import act_first_tries
 from graphs.questions import Question
 
-ARMS = ("glm", "graphcot", "graphrag", "textrag", "base")
+# glm-unconstrained: GLM with free decoding (no grammar, glm_dspy/grammar), for the on/off comparison
+ARMS = ("glm", "glm-unconstrained", "graphcot", "graphrag", "textrag", "base")
 
 
 def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrency: int = 1):
@@ -50,15 +51,15 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
     `concurrency` questions never wait on each other's snippets; workers start on first use."""
     from glm_dspy.modules import GLM, BaseLLM, GraphCoT, GraphRAG, TextRAG
 
-    def glm():
-        program = GLM(graph, executor=graph.executor(num_workers=max(2, concurrency)))
+    def glm(constrained: bool = True):
+        program = GLM(graph, executor=graph.executor(num_workers=max(2, concurrency)), constrained=constrained)
         if glm_program is not None:
             if not Path(glm_program).exists():
                 raise FileNotFoundError(f"no compiled GLM program at {glm_program} (python -m optimize.compile)")
             program.load(str(glm_program))
         return program
 
-    factories = {"glm": glm, "graphcot": lambda: GraphCoT(graph), "graphrag": lambda: GraphRAG(graph),
+    factories = {"glm": glm, "glm-unconstrained": lambda: glm(constrained=False), "graphcot": lambda: GraphCoT(graph), "graphrag": lambda: GraphRAG(graph),
                  "textrag": lambda: TextRAG(graph), "base": BaseLLM}
     if arm not in factories:
         raise ValueError(f"unknown program {arm!r}; choose from {', '.join(ARMS)}")
@@ -139,7 +140,7 @@ def run_eval(questions: list[Question], arms: list[str], graph, out_dir: Path, *
                   "act_requests": act_requests, "act_first_try_ok": act_first_try_ok,
                   "started_at": started_at, "finished_at": time.time(), "model": model, "commit": commit,
                   "seed": seed, "temperatures": sorted({t for step in steps for t in step.get("temperatures", ())}),
-                  "glm_program": str(glm_program) if arm == "glm" and glm_program is not None else None}
+                  "glm_program": str(glm_program) if arm.startswith("glm") and glm_program is not None else None}
         with lock, path.open("a") as f:
             f.write(json.dumps(record) + "\n")
         if progress is not None:

@@ -11,7 +11,7 @@
 
     [[ ## completed ## ]]
 
-Each output field, in signature order, gets its header and a value: a `Literal[...]` field
+Each output field, in signature order, gets its header, a space or a newline, and a value: a `Literal[...]` field
 one of its values, a `bool` field `True` or `False`, any other field one line of free text
 (possibly empty), unless the caller gives the field a rule of its own (Act's `code`: a
 snippet, glm_dspy/grammar/snippet.py). Closed sets are thus decided by decoding, not by
@@ -25,6 +25,9 @@ from typing import Literal, get_args, get_origin
 from glm_dspy.grammar.snippet import choice, literal
 
 LINE_RULE = "line ::= [^\\n]*"
+# after a header, a value starts on the next line or, as small models often write it, on the same
+# line after a space; forcing one of the two pushes a model off its own layout and changes its answer
+SEPARATOR = '(" " | "\\n")'
 
 
 def value_rule(name: str, annotation) -> str:
@@ -46,8 +49,8 @@ def reply_grammar(signature, *, field_rules: dict[str, str] | None = None, rules
     assert not unknown, f"{sorted(unknown)} are not output fields of {signature.__name__}"
     parts = []
     for index, (name, field) in enumerate(signature.output_fields.items()):
-        header = ("\n\n" if index else "") + f"[[ ## {name} ## ]]\n"
-        parts += [literal(header), field_rules.get(name) or value_rule(name, field.annotation)]
+        header = ("\n\n" if index else "") + f"[[ ## {name} ## ]]"
+        parts += [literal(header), SEPARATOR, field_rules.get(name) or value_rule(name, field.annotation)]
     parts.append(literal("\n\n[[ ## completed ## ]]"))
     line = [LINE_RULE] if "line" in parts else []
     return "\n".join([f"root ::= {' '.join(parts)}", *line, *rules]) + "\n"
