@@ -1,12 +1,24 @@
 """The Graph RAG retriever: the five graph functions of the GLM paper (Table 2).
 
-These are the only API the Act agent's snippets see. Contract, for every function:
+These are the only API the Act agent's snippets see. NodeInfo, NodeFeature, NodeDegree and
+NeighbourCheck each take one id or a list of ids; a list maps over its ids, in order:
+* NodeInfo(ids) -> the vertex chunks, one per line group, joined;
+* NodeFeature(ids, f) -> one value per id; NodeDegree(ids, t) -> one count per id;
+* NeighbourCheck(ids, t) -> ONE flat list: the distinct neighbours of all the ids, in
+  first-seen order (each id's neighbours by degree, then id), so calls chain into paths:
+  NodeFeature(NeighbourCheck(NeighbourCheck(x, "student"), "prize"), "name").
+An empty list gives an empty list (NodeInfo: an observation). Duplicates are answered at each
+position (NeighbourCheck: once). Contract, for every function:
 * one round trip to Kuzu per call (a node's table comes from the in-memory id index, and
-  several ids go into one UNION ALL query), none at all for RetrieveNode (FAISS);
-* bad input — an unknown id, neighbour type or feature, a malformed id, an empty or overlong
-  text — returns an `Observation` (glm_dspy/observation.py) that names the valid options;
-* a call that asks for more than `CallLimits` allow (too many ids, too many neighbours)
-  raises ValueError saying the limit and what to do instead (the executor prefixes the
+  several ids go into one UNION ALL query, one branch per distinct id), none at all for
+  RetrieveNode (FAISS);
+* bad input returns an `Observation` (glm_dspy/observation.py) that names the valid options
+  and the corrected call: an unknown id or an item that is no id (glm_dspy/graph_arguments.py)
+  is the observation at that item's place, the others are still answered; an unknown feature
+  or neighbour type that no given node has is one observation for the whole call, with "did
+  you mean" for a near name or a name of the other kind, and (for a list) how to count;
+* a call that asks for more than `CallLimits` allow (too many ids, too many neighbours in
+  all) raises ValueError saying the limit and what to do instead (the executor prefixes the
   function's name): the snippet executor runs these functions in its own process, so one
   call's work must stay small;
 * every query ends by the caller's deadline, if one is set (graphs/deadline.py).
@@ -20,6 +32,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from glm_dspy.graph_arguments import (COUNTING, ID_SOURCES, MAX_SHOWN_CHARS, closest_name, name_problem,
+                                      read_ids, shown)
 from glm_dspy.observation import Observation
 from graphs.literal import InvalidId, identifier, string_literal
 from graphs.node_index import NodeIndex
@@ -28,27 +42,20 @@ from graphs.store import GraphStore
 from graphs.node_info import node_records, render_vertex_chunk
 
 DEFAULT_NUM_NEIGHBOURS = 10
-MAX_SHOWN_CHARS = 60  # of an argument quoted back in an observation
+Node = tuple[str, str]  # (type, id) of a node known to exist
+Item = Node | Observation | None  # an id's place in a call: its node, its answer, or empty (Retriever._nodes)
 
 
 @dataclass(frozen=True, slots=True)
 class CallLimits:
     """How much one graph call may ask for (100 ids: a 35 ms NodeInfo on the Nobel graph)."""
 
-    max_ids: int = 100  # NodeInfo / NodeFeature ids per call
-    max_neighbours: int = 10_000  # ids one NeighbourCheck returns
+    max_ids: int = 100  # ids per call of NodeInfo, NodeFeature, NodeDegree, NeighbourCheck
+    max_neighbours: int = 10_000  # ids one NeighbourCheck returns (distinct, over all its ids)
     max_text_chars: int = 1000  # RetrieveNode's text; MiniLM reads only ~256 tokens of it anyway
 
     def __post_init__(self) -> None:
         assert self.max_ids >= 1 and self.max_neighbours >= 1 and self.max_text_chars >= 1, self
-
-
-def _shown(value: Any) -> str:
-    """`value`'s repr for an observation, cut after MAX_SHOWN_CHARS characters (a str's own)."""
-    if isinstance(value, str):
-        return repr(value) if len(value) <= MAX_SHOWN_CHARS else repr(value[:MAX_SHOWN_CHARS]) + "..."
-    text = f"{value!r:.{MAX_SHOWN_CHARS + 1}}"
-    return text if len(text) <= MAX_SHOWN_CHARS else text[:MAX_SHOWN_CHARS] + "..."
 
 
 class _LruCache:
@@ -96,33 +103,69 @@ class Retriever:
                 "NodeDegree": self.node_degree, "NeighbourCheck": self.neighbour_check}
 
     # ---- helpers ---------------------------------------------------------------------------
-    def _id_list(self, ids: Any) -> list[Any]:
-        """`ids` as a list (one id becomes [id]); ValueError past `limits.max_ids`."""
-        id_list = ids if isinstance(ids, list) else [ids]
-        limit = self.limits.max_ids
-        if len(id_list) > limit:
-            raise ValueError(f"at most {limit} ids per call, got {len(id_list)}; pass a slice "
-                             f"such as ids[:{limit}], or loop over slices of {limit}")
-        return id_list
+    def _is_node(self, text: str) -> bool:
+        try:
+            return self.store.type_of(text) is not None
+        except InvalidId:
+            return False
 
-    def _locate(self, node_id: Any) -> tuple[str | None, Observation | None]:
-        """(type, None) for a known id, else (None, observation)."""
+    def _locate(self, node_id: str) -> Node | Observation:
+        """(type, id) for a known id, else the observation that says why not."""
         try:
             type_name = self.store.type_of(node_id)
         except InvalidId as error:
-            return None, Observation(f"invalid node id: {error}")
+            return Observation(f"invalid node id: {error}")
         if type_name is None:
-            return None, Observation(f"no node with id {_shown(node_id)}; "
-                                     "ids come from RetrieveNode(text) or NeighbourCheck")
-        return type_name, None
+            by_name = f"; to find it by name: RetrieveNode({node_id!r})" if len(node_id) <= MAX_SHOWN_CHARS else ""
+            return Observation(f"no node with id {shown(node_id)}; {ID_SOURCES}{by_name}")
+        return type_name, node_id
 
-    def _no_feature(self, type_name: str, node_id: str, feature: str) -> Observation:
-        features = sorted(self.store.schema.node_types[type_name].features)
-        neighbour_types = self.store.schema.neighbour_types(type_name)
-        hint = (f" ({feature!r} is a neighbour type: use NeighbourCheck({node_id!r}, {feature!r}))"
-                if feature in neighbour_types else f"; neighbour types (NeighbourCheck): {neighbour_types}")
-        return Observation(f"{type_name} node {node_id} has no feature {_shown(feature)}; "
-                           f"features: {features}{hint}")
+    def _names(self, type_name: str, what: str) -> list[str]:
+        if what == "feature":
+            return sorted(self.store.schema.node_types[type_name].features)
+        return self.store.schema.neighbour_types(type_name)
+
+    def _no_name(self, function: str, subject: str, type_name: str, name: str, what: str, ids_text: str) -> str:
+        """`subject` (a node or nodes of `type_name`) has no `name`: the valid names and the likely fix."""
+        other = "neighbour type" if what == "feature" else "feature"
+        valid, valid_other = self._names(type_name, what), self._names(type_name, other)
+        has = "have" if subject.endswith("nodes") else "has"
+        text = f"{subject} {has} no {what} {shown(name)}; {'features' if what == 'feature' else 'valid'}: {valid}"
+        if guess := closest_name(name, valid):
+            return f"{text} (did you mean {function}({ids_text}, {guess!r})?)"
+        if guess := closest_name(name, valid_other):
+            use = "NeighbourCheck" if other == "neighbour type" else "NodeFeature"
+            return f"{text} ({guess!r} is a {other}: use {use}({ids_text}, {guess!r}))"
+        return f"{text}; neighbour types (NeighbourCheck): {valid_other}" if what == "feature" else text
+
+    def _nodes(self, function: str, ids: Any, name: Any = None,
+               what: str | None = None) -> tuple[list[Item], bool] | Observation:
+        """The items of `ids` (graph_arguments.read_ids) located: each (type, id) or its observation,
+        and whether `ids` was a list. With `what` ("feature" or "neighbour type"): if no located
+        item's type has `name`, the whole call is one Observation (the fix is the name, not any id);
+        else an item whose type lacks it is None in a list: an empty answer (no such neighbours,
+        no such value), as a path through nodes of mixed types needs."""
+        if what and (problem := name_problem(function, name, what)):
+            return problem
+        args = read_ids(function, ids, self.limits.max_ids, self._is_node)
+        if isinstance(args, Observation):
+            return args
+        items = [item if isinstance(item, Observation) else self._locate(item) for item in args.items]
+        nodes = [item for item in items if not isinstance(item, Observation)]
+        lacking = {t for t, _ in nodes if what and name not in self._names(t, what)}
+        if nodes and lacking == {t for t, _ in nodes}:
+            ids_text = "ids" if args.is_list else repr(nodes[0][1])
+            problems = [self._no_name(function, f"{t} nodes" if args.is_list else f"{t} node {nodes[0][1]}",
+                                      t, name, what, ids_text) for t in sorted(lacking)]
+            counting = [COUNTING] if args.is_list and what == "neighbour type" else []
+            return Observation("; ".join(problems + counting))
+        return [None if not isinstance(item, Observation) and item[0] in lacking else item
+                for item in items], args.is_list
+
+    @staticmethod
+    def _distinct(items: list[Item]) -> list[Node]:
+        """The nodes among `items`, each once, in first-seen order (one query branch each)."""
+        return list(dict.fromkeys(item for item in items if isinstance(item, tuple)))
 
     # ---- the five functions ----------------------------------------------------------------
     def retrieve_node(self, text: str) -> str:
@@ -146,69 +189,89 @@ class Retriever:
 
     def node_info(self, ids: str | list[str]) -> str:
         """NodeInfo(ids) -> the vertex chunk of each node: its features and top neighbours."""
-        id_list = self._id_list(ids)
-        if not id_list:
+        found = self._nodes("NodeInfo", ids)
+        if isinstance(found, Observation):
+            return found
+        items, _ = found
+        if not items:
             return Observation("NodeInfo got an empty list of ids; there is no node to show")
-        located = [(i, *self._locate(i)) for i in id_list]
-        records = iter(node_records(self.store, [(t, i) for i, t, _ in located if t], k=self.num_neighbours))
+        nodes = [item for item in items if isinstance(item, tuple)]
+        records = iter(node_records(self.store, nodes, k=self.num_neighbours))
         chunks = []
-        for node_id, type_name, problem in located:
-            record = next(records) if type_name else None
+        for item in items:
+            record = None if isinstance(item, Observation) else next(records)
             chunks.append(render_vertex_chunk(record, self._text_features) if record else
-                          problem or Observation(f"no node with id {_shown(node_id)}"))
+                          item if isinstance(item, Observation) else Observation(f"no node with id {shown(item[1])}"))
         text = "\n".join(chunks)
         return Observation(text) if all(isinstance(c, Observation) for c in chunks) else text
 
+    def _per_node(self, items: list[Item], is_list: bool, default: Any,
+                  branch: Callable[[int, str, str], str], column: str,
+                  convert: Callable[[Any], Any] = lambda v: v) -> Any:
+        """One value per item, in order (an observation stays itself): a UNION ALL of `branch(num,
+        type, id)` per distinct node, whose rows give `num` and `column`; `default` where none
+        (for an item of a type without the name too)."""
+        nodes = self._distinct(items)
+        found = {}
+        if nodes:
+            query = " UNION ALL ".join(branch(num, t, i) for num, (t, i) in enumerate(nodes))
+            found = {nodes[row["num"]]: convert(row[column]) for row in self.store.query(query)}
+        values = [item if isinstance(item, Observation) else found.get(item, default) for item in items]
+        return values if is_list else values[0]
+
     def node_feature(self, ids: str | list[str], feature: str) -> Any:
         """NodeFeature(ids, feature) -> the feature's value (a list of values for a list of ids)."""
-        id_list = self._id_list(ids)
-        if not isinstance(feature, str):
-            return Observation(f"NodeFeature needs a feature name (a string), got {_shown(feature)}")
-        values: list[Any] = [None] * len(id_list)
-        branches = []
-        for pos, node_id in enumerate(id_list):
-            type_name, problem = self._locate(node_id)
-            if problem:
-                values[pos] = problem
-                continue
-            features = self.store.schema.node_types[type_name].features
-            if feature not in features:
-                values[pos] = self._no_feature(type_name, node_id, feature)
-                continue
-            branches.append(f"MATCH (n:{identifier(type_name)} {{id: {string_literal(node_id)}}}) "
-                            f"RETURN {pos} AS pos, to_json(n.{identifier(feature)}) AS value")
-        if branches:
-            for row in self.store.query(" UNION ALL ".join(branches)):
-                values[row["pos"]] = json.loads(row["value"]) if row["value"] is not None else None
-        return values if isinstance(ids, list) else values[0]
+        found = self._nodes("NodeFeature", ids, feature, "feature")
+        if isinstance(found, Observation):
+            return found
+        return self._per_node(*found, None, lambda num, t, i: (
+            f"MATCH (n:{identifier(t)} {{id: {string_literal(i)}}}) "
+            f"RETURN {num} AS num, to_json(n.{identifier(feature)}) AS value"), "value",
+            lambda value: None if value is None else json.loads(value))
 
-    def _neighbour_query(self, node_id: Any, neighbour_type: str,
-                         returns: str) -> tuple[list[dict] | None, Observation | None]:
-        type_name, problem = self._locate(node_id)
-        if problem:
-            return None, problem
-        valid = self.store.schema.neighbour_types(type_name)
-        if neighbour_type not in valid:
-            return None, Observation(f"{type_name} node {node_id} has no neighbour type "
-                                     f"{_shown(neighbour_type)}; valid: {valid}")
-        rows = self.store.query(f"MATCH (n:{identifier(type_name)} {{id: {string_literal(node_id)}}})"
-                                f"-[:{identifier(rel_table(neighbour_type))}]->(m) {returns}")
-        return rows, None
+    def _edges(self, type_name: str, node_id: str, neighbour_type: str) -> str:
+        return (f"MATCH (n:{identifier(type_name)} {{id: {string_literal(node_id)}}})"
+                f"-[:{identifier(rel_table(neighbour_type))}]->(m)")
 
-    def node_degree(self, node_id: str, neighbour_type: str) -> int | Observation:
-        """NodeDegree(id, neighbourType) -> how many neighbours of that type the node has."""
-        rows, problem = self._neighbour_query(node_id, neighbour_type, "RETURN count(*) AS degree")
-        return problem if problem else rows[0]["degree"]
+    def node_degree(self, ids: str | list[str], neighbour_type: str) -> Any:
+        """NodeDegree(ids, neighbourType) -> how many neighbours of that type the node has (a list of
+        counts for a list of ids)."""
+        found = self._nodes("NodeDegree", ids, neighbour_type, "neighbour type")
+        if isinstance(found, Observation):
+            return found
+        return self._per_node(*found, 0, lambda num, t, i: (
+            f"{self._edges(t, i, neighbour_type)} RETURN {num} AS num, count(*) AS degree"), "degree")
 
-    def neighbour_check(self, node_id: str, neighbour_type: str) -> list[str] | Observation:
-        """NeighbourCheck(id, neighbourType) -> ids of the node's neighbours of that type."""
+    def neighbour_check(self, ids: str | list[str], neighbour_type: str) -> list[str] | Observation:
+        """NeighbourCheck(ids, neighbourType) -> ids of the node's neighbours of that type; for a list
+        of ids, the distinct neighbours of them all, in first-seen order."""
+        found = self._nodes("NeighbourCheck", ids, neighbour_type, "neighbour type")
+        if isinstance(found, Observation):
+            return found
+        items, is_list = found
         limit = self.limits.max_neighbours
-        rows, problem = self._neighbour_query(node_id, neighbour_type, "RETURN m.id AS id "
-                                              f"ORDER BY m.degree DESC, m.id ASC LIMIT {limit + 1}")
-        if problem:
-            return problem
-        if len(rows) > limit:
-            raise ValueError(f"node {node_id} has more than {limit} {neighbour_type!r} "
+        nodes = self._distinct(items)
+        neighbours: dict[Node, list[tuple[int, str]]] = {node: [] for node in nodes}
+        if nodes:
+            query = " UNION ALL ".join(
+                f"{self._edges(t, i, neighbour_type)} RETURN {num} AS num, m.id AS id, m.degree AS degree "
+                f"ORDER BY m.degree DESC, m.id ASC LIMIT {limit + 1}" for num, (t, i) in enumerate(nodes))
+            for row in self.store.query(query):
+                neighbours[nodes[row["num"]]].append((-(row["degree"] or 0), row["id"]))
+        if not is_list:
+            if isinstance(items[0], Observation):  # (None only in a list)
+                return items[0]
+            node_id = items[0][1]
+            if len(neighbours[items[0]]) > limit:
+                raise ValueError(f"node {node_id} has more than {limit} {neighbour_type!r} "
+                                 f"neighbours, more than one call returns; count them with "
+                                 f"NodeDegree({node_id!r}, {neighbour_type!r})")
+            return [i for _, i in sorted(neighbours[items[0]])]
+        result = dict.fromkeys(i for item in items for i in (
+            [item] if isinstance(item, Observation) else
+            [i for _, i in sorted(neighbours[item])] if item else []))
+        if len(result) > limit:
+            raise ValueError(f"these {len(nodes)} ids have more than {limit} distinct {neighbour_type!r} "
                              f"neighbours, more than one call returns; count them with "
-                             f"NodeDegree({node_id!r}, {neighbour_type!r})")
-        return [row["id"] for row in rows]
+                             f"sum(NodeDegree(ids, {neighbour_type!r})), or pass fewer ids")
+        return list(result)

@@ -62,7 +62,8 @@ FUNCTIONS = {"NodeDegree": node_degree, "NeighbourCheck": neighbour_check, "Node
              "Broken": broken, "ReturnsObject": returns_object, "DatabaseDown": database_down,
              "Missing": missing, "Feature": lambda: "Person node x has no feature 'y'",
              "Nested": lambda: {"a": [1, Observation("gone")], "b": "kept"},
-             "Huge": lambda: "x" * 2 * 2**20, "Remaining": remaining_s}
+             "Huge": lambda: "x" * 2 * 2**20, "Remaining": remaining_s,
+             "Types": lambda value, others=(), **kwargs: [type(v).__name__ for v in (value, *others, *kwargs.values())]}
 
 
 @pytest.fixture(scope="module")
@@ -355,7 +356,11 @@ def test_calls_are_recorded_with_their_values(executor):
     ("m = Missing('x')\nprint(isinstance(m, str), m.startswith('no node'), m[:2])", "True True no\n", False),
     ("print()\nprint(Missing('x'), end='')\nprint(' ')", "\nno node with id 'x' \n", True),
     ("m = Missing('x')", "", False),
-    ("print(NodeDegree(Missing('x')))", "0\n", False),  # an observation passed on is a plain str
+    ("print(NodeDegree(Missing('x')))", "0\n", False),
+    # an observation passed on reaches the function as one, so it can tell it from an id
+    ("print(Types(Missing('x'), ['id', Missing('y')], k=Missing('z')))",
+     "['Observation', 'str', 'Observation', 'Observation']\n", False),
+    ("print(Types(f\"{Missing('x')}\"))", "['str']\n", False),
     ("a = [1]\na.append(a)\na.append(a)\nprint(a)", "[1, [...], [...]]\n", False),
 ])
 def test_observations_keep_their_type_through_the_worker(executor, code, output, is_observation_only):
@@ -378,6 +383,13 @@ def test_observation_paths_round_trip(value, paths):
     assert observation_paths(value) == paths
     restored = restore_observations(json.loads(json.dumps(value)), paths)
     assert restored == value and observation_paths(restored) == paths
+
+
+@pytest.mark.parametrize("value, paths", [("a", [[0]]), (["a", 1], [[1]]), ({"k": "v"}, [["j"]]), ([], [5]),
+                                           (["a"], [[0, 0]]), (1, [[]])])
+def test_an_observation_path_that_leads_to_no_string_is_refused(value, paths):
+    with pytest.raises(ValueError, match="leads to no string"):
+        restore_observations(value, paths)
 
 
 def test_a_graph_call_sees_the_snippets_deadline(executor):

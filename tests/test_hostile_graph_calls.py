@@ -78,6 +78,14 @@ LIMIT_ERRORS = {
         'ids = ["l6"] * 10**6\nx = NodeFeature(ids, "name")',
         "ValueError: NodeFeature: at most 100 ids per call, got 1000000; pass a slice such as "
         "ids[:100], or loop over slices of 100 (line 2)"),
+    "degree_of_100k_ids": (
+        'print(NodeDegree(["l6"] * 100000, "prize"))',
+        "ValueError: NodeDegree: at most 100 ids per call, got 100000; pass a slice such as ids[:100], "
+        "or loop over slices of 100 (line 1)"),
+    "neighbours_of_100k_ids": (
+        'print(NeighbourCheck(["l6"] * 100000, "award"))',
+        "ValueError: NeighbourCheck: at most 100 ids per call, got 100000; pass a slice such as ids[:100], "
+        "or loop over slices of 100 (line 1)"),
     "node_info_101_ids": (
         'print(NodeInfo(["l6"] * 101))',
         "ValueError: NodeInfo: at most 100 ids per call, got 101; pass a slice such as ids[:100], "
@@ -124,11 +132,14 @@ def test_a_loop_of_graph_calls_ends_at_the_deadline(executor, code):
     ('print(NeighbourCheck("l6", "x" * 10**7))',
      "laureate node l6 has no neighbour type 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'"
      "...; valid: ['birth_city', 'institution', 'mentor', 'prize', 'student']\n"),
-    ('print(NodeDegree(["l6"] * 100000, "prize"))',
-     "invalid node id: node id must be a string, got list ['l6', 'l6', 'l6', 'l6', 'l6', 'l6', "
-     "'l6', 'l6', 'l6', 'l6',\n"),
+    ('print(NodeDegree([["l6"] * 100000], "prize"))',
+     "NodeDegree got a list of lists [['l6', 'l6', 'l6', 'l6', 'l6', 'l6', 'l6', 'l6', 'l6', 'l6'..."
+     "; flatten it: [i for ids in lists for i in ids] (NeighbourCheck(ids, t) already returns one flat list)\n"),
+    ('print(NodeDegree(NodeInfo(["l6"] * 100), "prize"))',
+     "NodeDegree got NodeInfo's text (a vertex chunk '[Node:l6 {birth_date:1867-11-07, death_date:1934-07-04, "
+     "fami'...), not an id; its node's id is 'l6'; use RetrieveNode(...) or NeighbourCheck(...) to get ids\n"),
     ('print(NodeInfo("l" * 10**6))', "invalid node id: node id is 1000000 characters long (at most 1024)\n"),
-], ids=["retrieve_node", "neighbour_type", "degree_of_a_list", "node_info_long_id"])
+], ids=["retrieve_node", "neighbour_type", "degree_of_nested_lists", "degree_of_chunks", "node_info_long_id"])
 def test_huge_input_is_a_short_observation(executor, code, shown):
     result = run_timed(executor, code)
     assert (result.output, result.error, result.is_observation_only) == (shown, None, True)
@@ -141,7 +152,7 @@ def test_huge_feature_name_is_quoted_short(executor):
 
 
 def test_many_bad_ids_fill_the_output_limit_not_the_parent(executor):
-    result = run_timed(executor, 'print(NodeInfo([["l6"] * 1000] * 100))')
+    result = run_timed(executor, 'print(NodeInfo(["x" * 1000] * 100))')
     assert result.error.startswith("OutputLimitError: ") and len(result.output) == 4000
 
 

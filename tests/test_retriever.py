@@ -36,8 +36,12 @@ def test_node_feature_bad_input(nobel_graph):
     assert "no feature 'height'" in observation and "birth_date" in observation and "'birth_city'" in observation
     assert "use NeighbourCheck('l6', 'prize')" in retriever.node_feature("l6", "prize")
     assert retriever.node_feature(["l6", "nope"], "name") == [
-        "Marie Curie", "no node with id 'nope'; ids come from RetrieveNode(text) or NeighbourCheck"]
-    assert "invalid node id" in retriever.node_feature(7, "name")
+        "Marie Curie", "no node with id 'nope'; ids come from RetrieveNode(text) or NeighbourCheck(ids, "
+        "neighbour_type); to find it by name: RetrieveNode('nope')"]
+    assert retriever.node_feature(7, "name") == (
+        "NodeFeature needs an id or a list of ids, got int 7; ids come from RetrieveNode(text) or "
+        "NeighbourCheck(ids, neighbour_type)")
+    assert retriever.node_feature("", "name") == "invalid node id: node id is empty"
 
 
 def test_neighbours_and_degree(nobel_graph):
@@ -93,7 +97,8 @@ def test_bad_input_is_typed_an_observation_and_results_are_not(nobel_graph):
 def test_ids_per_call_are_capped(nobel_graph):
     retriever = nobel_graph.retriever
     assert retriever.node_feature(["l6"] * 100, "name") == ["Marie Curie"] * 100
-    for function in (retriever.node_info, lambda ids: retriever.node_feature(ids, "name")):
+    for function in (retriever.node_info, lambda ids: retriever.node_feature(ids, "name"),
+                     lambda ids: retriever.node_degree(ids, "award"), lambda ids: retriever.neighbour_check(ids, "prize")):
         with pytest.raises(ValueError, match=r"^at most 100 ids per call, got 101; pass a slice such as ids\[:100\]"):
             function(["l6"] * 101)
 

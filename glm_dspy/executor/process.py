@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from glm_dspy.executor.protocol import (MAX_MESSAGE_BYTES, MAX_REPLY_BYTES, decode, encode,
-                                        observation_paths, to_json_default)
+                                        observation_paths, restore_observations, to_json_default)
 from graphs.deadline import deadline as graph_deadline
 
 _PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the directory that holds glm_dspy/
@@ -68,7 +68,7 @@ def _is_done(message: dict[str, Any]) -> bool:
 
 def _is_call(message: dict[str, Any]) -> bool:
     return (isinstance(message.get("name"), str) and isinstance(message.get("args"), list)
-            and isinstance(message.get("kwargs"), dict))
+            and isinstance(message.get("kwargs"), dict) and isinstance(message.get("observations", []), list))
 
 
 def _stop_process(proc: subprocess.Popen) -> None:
@@ -161,8 +161,13 @@ class WorkerProcess:
         if name not in functions:
             raise ProtocolError(f"the worker called unknown function {name!r}")
         try:
+            args, kwargs = restore_observations([message["args"], message["kwargs"]],
+                                                message.get("observations", []))
+        except ValueError as exc:
+            raise ProtocolError(f"malformed call of {name}: {exc}") from None
+        try:
             with graph_deadline(deadline):
-                value = functions[name](*message["args"], **message["kwargs"])
+                value = functions[name](*args, **kwargs)
             calls.append((name, value))
         except Exception as exc:
             calls.append((name, None))

@@ -6,7 +6,8 @@ Parent -> worker:  {"op": "config", "function_names": [...], "memory_mb": int,
                    {"op": "reply", "value": <json>, "observations": [path, ...]}  or
                    {"op": "reply", "error_type": str, "message": str}
 Worker -> parent:  {"op": "ready"}                                    (after "config")
-                   {"op": "call", "name": str, "args": [...], "kwargs": {...}}
+                   {"op": "call", "name": str, "args": [...], "kwargs": {...},
+                    "observations": [path, ...]}  (paths into [args, kwargs])
                    {"op": "done", "output": str, "error": str | None,
                     "is_observation_only": bool}
 
@@ -15,7 +16,9 @@ every line is ASCII (json.dumps escapes the rest), so a line is never split insi
 the worker sends no line longer than MAX_MESSAGE_BYTES, and the parent refuses longer ones;
 a "reply" line takes at most MAX_REPLY_BYTES. "observations" (left out when empty) lists
 where the value held an `Observation`: each path is the list indices and dict keys from the
-value down to it ([] for the value itself), so the worker rebuilds the same types.
+value down to it ([] for the value itself), so the worker rebuilds the same types; a "call"
+lists the observations the snippet passed on the same way, so a graph function tells an
+earlier call's message from an id by type (glm_dspy/graph_arguments.py).
 """
 
 import json
@@ -88,12 +91,21 @@ def observation_paths(value: Any, path: tuple = (), depth: int = 0) -> list[list
 
 
 def restore_observations(value: Any, paths: list[list]) -> Any:
-    """`value` (decoded JSON) with the str at each of `paths` made an Observation again."""
-    for path in paths:
-        if not path:
-            return Observation(value)
-        container = value
-        for key in path[:-1]:
-            container = container[key]
-        container[path[-1]] = Observation(container[path[-1]])
+    """`value` (decoded JSON) with the str at each of `paths` made an Observation again;
+    ValueError if a path does not lead to a str in `value`."""
+    path = None
+    try:
+        for path in paths:
+            if not path:
+                if not isinstance(value, str):
+                    raise TypeError
+                return Observation(value)
+            container = value
+            for key in path[:-1]:
+                container = container[key]
+            if type(container) not in (list, dict) or not isinstance(container[path[-1]], str):
+                raise TypeError
+            container[path[-1]] = Observation(container[path[-1]])
+    except (TypeError, KeyError, IndexError):
+        raise ValueError(f"an observation path {str(path)[:100]} leads to no string") from None
     return value

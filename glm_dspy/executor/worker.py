@@ -29,7 +29,7 @@ from typing import Any, BinaryIO
 from glm_dspy.executor.policy import (SAFE_EXCEPTIONS, SNIPPET_FILENAME, PrintCollector,
                                       SnippetCompileError, compile_snippet, make_globals)
 from glm_dspy.executor.protocol import (MAX_MESSAGE_BYTES, check_json_value, decode, encode,
-                                        restore_observations)
+                                        observation_paths, restore_observations)
 from glm_dspy.observation import observations_in
 
 MAX_MESSAGE_CHARS = 1000
@@ -74,7 +74,10 @@ class GraphFunctionProxy:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         check_json_value(list(args), f"the arguments of {self.name}()")
         check_json_value(kwargs, f"the keyword arguments of {self.name}()")
-        line = encode({"op": "call", "name": self.name, "args": list(args), "kwargs": kwargs})
+        call = {"op": "call", "name": self.name, "args": list(args), "kwargs": kwargs}
+        if paths := observation_paths([call["args"], kwargs]):  # so the function tells them from ids
+            call["observations"] = paths
+        line = encode(call)
         if len(line) > MAX_MESSAGE_BYTES:
             raise ValueError(f"the arguments of {self.name}() take more than "
                              f"{MAX_MESSAGE_BYTES // 2**20} MB; pass fewer or shorter values")
