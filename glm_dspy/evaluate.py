@@ -38,18 +38,11 @@ ARMS = ("glm", "graphcot", "graphrag", "textrag", "base")
 
 
 def make_program(arm: str, graph, glm_program: Path | None = None):
-    """The arm's program; `glm_program` is a compiled GLM (`python -m optimize.compile`) for the glm arm."""
+    """The arm's program; `glm_program` is a compiled GLM (`python -m optimize.compile`) for the glm arm,
+    None the hand-written one (the CLI resolves its default, optimize/programs.py)."""
     from glm_dspy.modules import GLM, BaseLLM, GraphCoT, GraphRAG, TextRAG
 
-    def glm():
-        program = GLM(graph)
-        if glm_program is not None:
-            if not Path(glm_program).exists():
-                raise FileNotFoundError(f"no compiled GLM program at {glm_program} (python -m optimize.compile)")
-            program.load(str(glm_program))
-        return program
-
-    factories = {"glm": glm, "graphcot": lambda: GraphCoT(graph), "graphrag": lambda: GraphRAG(graph),
+    factories = {"glm": lambda: GLM(graph, compiled=glm_program), "graphcot": lambda: GraphCoT(graph), "graphrag": lambda: GraphRAG(graph),
                  "textrag": lambda: TextRAG(graph), "base": BaseLLM}
     if arm not in factories:
         raise ValueError(f"unknown program {arm!r}; choose from {', '.join(ARMS)}")
