@@ -42,11 +42,11 @@ def write_metadata(program_path: Path | str, *, model: str, dataset: str, optimi
     return path
 
 
-def default_path(model: str, compiled_dir: Path = COMPILED_DIR) -> Path:
-    return compiled_dir / f"glm-{model.rstrip('/').rsplit('/', 1)[-1]}.json"
+def default_path(model: str, compiled_dir: Path | None = None) -> Path:
+    return (compiled_dir or COMPILED_DIR) / f"glm-{model.rstrip('/').rsplit('/', 1)[-1]}.json"
 
 
-def default_program(model: str | None, compiled_dir: Path = COMPILED_DIR) -> Path | None:
+def default_program(model: str | None, compiled_dir: Path | None = None) -> Path | None:
     """The shipped program compiled for `model`, or None (module doc)."""
     if not model:
         return None
@@ -54,7 +54,7 @@ def default_program(model: str | None, compiled_dir: Path = COMPILED_DIR) -> Pat
     return path if path.is_file() and read_metadata(path).get("model") == model else None
 
 
-def resolve_program(compiled: Path | str | None, model: str | None, compiled_dir: Path = COMPILED_DIR) -> Path | None:
+def resolve_program(compiled: Path | str | None, model: str | None, compiled_dir: Path | None = None) -> Path | None:
     """What `GLM(compiled=...)` loads: DEFAULT -> `default_program(model)`; None or "none" -> nothing
     (the hand-written program); a path -> that file, which must exist."""
     if compiled is None or str(compiled).lower() == "none":
