@@ -1,7 +1,8 @@
 """Counting a compile's GLM runs and LLM calls, with a rich progress bar per phase.
 
-`CallCounter` is a DSPy callback, installed globally while it is entered (so the optimizers'
-worker threads report to it too). Invariants: `requests` counts every LM call DSPy was asked
+`CallCounter` is a DSPy callback, added to the callbacks of the calling context while it is
+entered (dspy.Parallel copies that context into the optimizers' worker threads, so they report
+to it too). Invariants: `requests` counts every LM call DSPy was asked
 for, replayed or not; `made` counts those that were not in DSPy's disk cache, i.e. the new
 entries the cache got since the counter was entered (each call the engine answers is stored
 once); `glm_runs` counts finished GLM forward calls. The bar of the current phase advances by
@@ -35,14 +36,14 @@ class CallCounter(BaseCallback):
         self._progress = None
         self._task = None
         self._disk_at_start = 0
-        self._saved_callbacks = None
+        self._context = None
 
     def __enter__(self) -> "CallCounter":
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         self._disk_at_start = _disk_entries()
-        self._saved_callbacks = list(dspy.settings.callbacks or [])
-        dspy.configure(callbacks=[*self._saved_callbacks, self])
+        self._context = dspy.context(callbacks=[*(dspy.settings.callbacks or []), self])
+        self._context.__enter__()
         self._progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                   TextColumn("GLM runs"), TimeElapsedColumn(), console=self.console,
                                   disable=self.console is None)
@@ -50,8 +51,8 @@ class CallCounter(BaseCallback):
         return self
 
     def __exit__(self, *exc) -> None:
-        dspy.configure(callbacks=self._saved_callbacks)
         self._progress.__exit__(*exc)
+        self._context.__exit__(*exc)
 
     @contextmanager
     def phase(self, description: str, total: int | None):
