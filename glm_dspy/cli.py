@@ -107,10 +107,11 @@ def lm_model_name(model: str | None) -> str:
 def resolve_glm_program(args) -> Path | None:
     """The compiled program `glm-dspy eval` runs for the glm arm: --glm-program PATH, none, or by
     default the one shipped for --model (optimize/programs.py)."""
-    from optimize.programs import DEFAULT, resolve_program
+    from optimize.programs import DEFAULT, default_program
 
-    model = lm_model_name(args.model) if args.glm_program == DEFAULT else None
-    return resolve_program(args.glm_program, model)
+    if args.glm_program == DEFAULT:
+        return default_program(lm_model_name(args.model))
+    return args.glm_program  # a path is checked where the program is built (GLM(compiled=...))
 
 
 def eval_questions(args) -> list[Question]:
