@@ -55,6 +55,8 @@ def test_eval_takes_a_compiled_program_and_leaves_out_its_training_questions(tin
 import pytest
 from dspy import lm15
 
+from backends.vllm_priority.hints import Tier
+
 from optimize.compile import compile_program
 from optimize.optimizers import OPTIMIZERS, Budget
 from optimize.prompts import agent_messages
@@ -198,3 +200,27 @@ def test_glm_program_none_gives_the_hand_written_program_on_every_command(tmp_pa
     assert cli.resolve_glm_program(args) == shipped
     args.glm_program = None
     assert cli.resolve_glm_program(args) is None
+
+
+def test_the_compiled_prefix_is_byte_stable_across_calls_and_counts_its_demos(tiny_graph):
+    """With the default model's real tokenizer (skipped where it was never fetched)."""
+    from glm_dspy.lm import PromptRenderer
+    from glm_dspy.models import DEFAULT_MODEL, cache_root
+    from optimize.prompts import prefix_lengths
+
+    folder = cache_root() / "models" / DEFAULT_MODEL / "hf"
+    if not (folder / "tokenizer.json").exists():
+        pytest.skip(f"no tokenizer at {folder} (glm-dspy model fetch)")
+    renderer = PromptRenderer.from_pretrained(str(folder))
+    hand = GLM(tiny_graph, compiled=None)
+    with dspy.context(lm=DummyLM(BY_AGENT)):
+        compiled = compile_program(hand, examples(), [], "bootstrap", Budget())
+    first = agent_messages(compiled, QUESTION)
+    second = agent_messages(compiled, "Who wrote Notes on the Analytical Engine?")
+    for agent in ("classify", "reason", "act"):
+        a, b = renderer.render(first[agent]), renderer.render(second[agent])
+        end = a.segments[0].end
+        assert a.segments[0].tier == b.segments[0].tier == Tier.PREFIX and a.token_ids[:end] == b.token_ids[:b.segments[0].end]
+    before, after = prefix_lengths(hand, QUESTION, renderer), prefix_lengths(compiled, QUESTION, renderer)
+    assert after["act"] > before["act"] and after["classify"] > before["classify"]  # the new demos are prefix
+    assert after["reason"] == before["reason"]  # the bootstrapped run never called Reason
