@@ -3,6 +3,7 @@
     glm-dspy build nobel --db data/nobel
     glm-dspy exec --db data/nobel 'print(NodeInfo(RetrieveNode("Marie Curie")))'
     glm-dspy ask "Where was Marie Curie born?" --db data/nobel
+    glm-dspy ask "Where was Marie Curie born?" --db data/nobel --glm-program none   # the hand-written agents
     glm-dspy model fetch [qwen2.5-coder-0.5b]
     glm-dspy demo --db data/nobel
     glm-dspy eval --dataset nobel --db data/nobel --programs glm,graphcot,graphrag,textrag,base --limit 20
@@ -61,7 +62,8 @@ def cmd_ask(args) -> int:
     with graph:
         with console.status("starting the engine" if args.server is None else f"connecting to {args.server}"):
             configure(args.model, server=args.server)
-        program = GLM(graph, max_steps=args.max_steps)
+        program = GLM(graph, max_steps=args.max_steps, compiled=args.glm_program)
+        console.print(f"program: {program.program_path or 'hand-written'}")
         with console.status("answering"):
             prediction = program(question=args.question)
     print(prediction.answer)
@@ -80,7 +82,36 @@ def cmd_model_fetch(args) -> int:
 def cmd_demo(args) -> int:
     from glm_dspy.demo import run_demo
 
-    return run_demo(Path(args.db), console, retrieval_only=args.retrieval_only, model=args.model)
+    return run_demo(Path(args.db), console, retrieval_only=args.retrieval_only, model=args.model,
+                    glm_program=args.glm_program)
+
+
+def glm_program_arg(value: str) -> Path | str | None:
+    """--glm-program's value: none -> None (the hand-written program), default -> DEFAULT, else a path."""
+    from optimize.programs import DEFAULT
+
+    return None if value.lower() == "none" else DEFAULT if value == DEFAULT else Path(value)
+
+
+def lm_model_name(model: str | None) -> str:
+    """The model string `configure(model)` will give dspy.LM, without starting the engine."""
+    import os
+
+    from glm_dspy.lm.factory import _lm_name
+    from glm_dspy.models import DEFAULT_MODEL, MODELS, resolve_model
+
+    name = model or os.environ.get("GLM_MODEL") or DEFAULT_MODEL
+    return _lm_name(model, name if name in MODELS else resolve_model(name))
+
+
+def resolve_glm_program(args) -> Path | None:
+    """The compiled program `glm-dspy eval` runs for the glm arm: --glm-program PATH, none, or by
+    default the one shipped for --model (optimize/programs.py)."""
+    from optimize.programs import DEFAULT, default_program
+
+    if args.glm_program == DEFAULT:
+        return default_program(lm_model_name(args.model))
+    return args.glm_program  # a path is checked where the program is built (GLM(compiled=...))
 
 
 def eval_questions(args) -> list[Question]:
@@ -95,8 +126,9 @@ def eval_questions(args) -> list[Question]:
                          "of its own: pass it without --split, or use --dataset with --split")
     questions = (read_questions(args.questions) if args.questions
                  else load_questions(args.dataset, args.db, split=args.split))
-    if args.glm_program is not None:  # a compiled program is evaluated on questions it did not train on
-        trained = train_qids(args.glm_program)
+    glm_program = resolve_glm_program(args)
+    if glm_program is not None:  # a compiled program is evaluated on questions it did not train on
+        trained = train_qids(glm_program)
         questions = [q for q in questions if q.qid not in trained]
     if args.shuffle:
         import random
@@ -120,6 +152,9 @@ def cmd_eval(args) -> int:
 
     arms = [a.strip() for a in args.programs.split(",") if a.strip()]
     questions = eval_questions(args)
+    glm_program = resolve_glm_program(args) if "glm" in arms else None
+    if "glm" in arms:
+        console.print(f"glm program: {glm_program or 'hand-written'}")
     with console.status("opening graph"):
         graph = open_graph(args.db)
     with graph:
@@ -140,7 +175,7 @@ def cmd_eval(args) -> int:
             task = bar.add_task(f"{len(questions)} questions x {len(arms)} arms", total=len(questions) * len(arms))
             records = run_eval(questions, arms, graph, args.out, concurrency=args.concurrency, judge_lm=judge_lm,
                                model=args.model or "default", seed=args.seed,
-                               progress=lambda: bar.advance(task), glm_program=args.glm_program)
+                               progress=lambda: bar.advance(task), glm_program=glm_program)
             bar.update(task, completed=len(questions) * len(arms))
     rows = summarize(records, arms)
     for table in eval_tables(rows, f"{args.questions or args.dataset}: {len(questions)} questions"):
@@ -179,6 +214,10 @@ def eval_tables(rows: dict, title: str) -> list:
     return [table, by_tier]
 
 
+GLM_PROGRAM_HELP = ("a compiled GLM program (python -m optimize.compile), or none for the hand-written one "
+                    "(default: optimize/compiled/glm-<model>.json when it was compiled for this model)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="glm-dspy", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -204,6 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--model", default=None, help="registered model name, HF folder or hub id (default: GLM_MODEL)")
     ask.add_argument("--server", default=None, help="URL of a vLLM OpenAI server (default: in-process engine)")
     ask.add_argument("--max-steps", type=int, default=10)
+    ask.add_argument("--glm-program", type=glm_program_arg, default="default", help=GLM_PROGRAM_HELP)
     ask.set_defaults(run=cmd_ask)
 
     model = commands.add_parser("model", help="manage the local LLM")
@@ -216,6 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--db", required=True, type=Path)
     demo.add_argument("--model", default=None)
     demo.add_argument("--retrieval-only", action="store_true", help="no LLM: show the graph functions at work")
+    demo.add_argument("--glm-program", type=glm_program_arg, default="default", help=GLM_PROGRAM_HELP)
     demo.set_defaults(run=cmd_demo)
     evaluate = commands.add_parser("eval", help="run GLM and the baselines on the same questions; one table")
     asked = evaluate.add_mutually_exclusive_group(required=True)
@@ -237,9 +278,8 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--shuffle", action="store_true", help="shuffle the questions (by --seed) before --limit")
     evaluate.add_argument("--out", type=Path, default=Path("eval-out"), help="results.jsonl, charts; resumable")
     evaluate.add_argument("--seed", type=int, default=0)
-    evaluate.add_argument("--glm-program", type=Path, default=None,
-                          help="a compiled GLM (python -m optimize.compile) for the glm arm; its training "
-                               "questions are left out")
+    evaluate.add_argument("--glm-program", type=glm_program_arg, default="default",
+                          help=GLM_PROGRAM_HELP + "; its training questions are left out")
     evaluate.set_defaults(run=cmd_eval)
     return parser
 

@@ -33,7 +33,9 @@ RETRIEVAL_SNIPPETS = [
 ]
 
 
-def run_demo(db_dir: Path, console: Console, *, retrieval_only: bool = False, model: str | None = None) -> int:
+def run_demo(db_dir: Path, console: Console, *, retrieval_only: bool = False, model: str | None = None,
+             glm_program: Path | str | None = "default") -> int:
+    """`glm_program`: GLM's `compiled` argument ("default": the program shipped for the model, if any)."""
     from glm_dspy.graph import open_graph
 
     with console.status(f"opening {db_dir}"):
@@ -47,7 +49,8 @@ def run_demo(db_dir: Path, console: Console, *, retrieval_only: bool = False, mo
 
         with console.status("starting the local model on the in-process vLLM engine"):
             configure(model)
-        program = GLM(graph)
+        program = GLM(graph, compiled=glm_program)
+        console.print(f"program: {program.program_path or 'hand-written'}")
         for number, question in enumerate(QUESTIONS, 1):
             console.rule(f"[bold]Q{number}[/] {question}")
             with console.status("answering"):

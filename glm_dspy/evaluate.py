@@ -45,21 +45,19 @@ ARMS = ("glm", "glm-unconstrained", "graphcot", "graphrag", "textrag", "base")
 
 
 def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrency: int = 1):
-    """The arm's program; `glm_program` is a compiled GLM (`python -m optimize.compile`) for the glm arm.
+    """The arm's program; `glm_program` is a compiled GLM (`python -m optimize.compile`) for the glm arms,
+    None the hand-written one (the CLI resolves its default, optimize/programs.py).
 
     GLM's snippet executor gets one worker per concurrent question (at least GLM's own 2), so
     `concurrency` questions never wait on each other's snippets; workers start on first use."""
     from glm_dspy.modules import GLM, BaseLLM, GraphCoT, GraphRAG, TextRAG
 
     def glm(constrained: bool = True):
-        program = GLM(graph, executor=graph.executor(num_workers=max(2, concurrency)), constrained=constrained)
-        if glm_program is not None:
-            if not Path(glm_program).exists():
-                raise FileNotFoundError(f"no compiled GLM program at {glm_program} (python -m optimize.compile)")
-            program.load(str(glm_program))
-        return program
+        return GLM(graph, executor=graph.executor(num_workers=max(2, concurrency)), constrained=constrained,
+                   compiled=glm_program)
 
-    factories = {"glm": glm, "glm-unconstrained": lambda: glm(constrained=False), "graphcot": lambda: GraphCoT(graph), "graphrag": lambda: GraphRAG(graph),
+    factories = {"glm": glm, "glm-unconstrained": lambda: glm(constrained=False), "graphcot": lambda: GraphCoT(graph),
+                 "graphrag": lambda: GraphRAG(graph),
                  "textrag": lambda: TextRAG(graph), "base": BaseLLM}
     if arm not in factories:
         raise ValueError(f"unknown program {arm!r}; choose from {', '.join(ARMS)}")

@@ -1,16 +1,36 @@
-"""Compile the GLM program's agents with a DSPy optimizer: bootstrapped few-shot demos.
+"""Compile GLM's agents with one of DSPy's optimizers; report dev EM before and after.
 
-    python -m optimize.compile --dataset nobel --db data/nobel --train 16 --out optimize/compiled/glm-nobel.json
-    python -m optimize.compile --dataset synthetic --db data/syn10k --train 32
-    python -m optimize.compile --questions my-questions.jsonl --db data/kb --train 16
+    python -m optimize.compile --dataset nobel --db data/nobel                 # bootstrap, defaults
+    python -m optimize.compile --optimizer random-search --dataset nobel --db data/nobel --train 200 --dev 40
+    python -m optimize.compile --optimizer gepa --questions my-questions.jsonl --db data/kb
+    python -m optimize.compile --optimizer mipro ...          # needs optuna: pip install -e '.[optimize]'
 
-`BootstrapFewShot` runs GLM on training questions and keeps, for each agent (Classify,
-Reason, Act), the calls of the runs whose answer was right (exact match): those become the
-agent's demos, after the hand-written ones (glm_dspy/fewshot.py). No labeled demos are added:
-a bare question/answer pair fits none of the three agents' signatures. The questions are
-shuffled by `--seed`; the first `--train` are the training set, and their ids are saved
-next to the program, so an eval can leave them out. Load the result with
-`GLM(graph).load(path)`.
+Questions: `--dataset` takes the "train" split for training and the "dev" split for the
+report (graphs.datasets.load_questions(spec, db, split=...)); `--questions FILE` is shuffled
+by `--seed`, its first `--dev` questions are the dev set and the rest the training pool. Of
+the `--train` training questions the last `--val` score candidates (random search, MIPROv2,
+GEPA); the others are what the optimizer learns from. The dev questions are never shown to
+the optimizer.
+
+The optimizer (optimize/optimizers.py, which says what each spends) starts from the
+hand-written program and keeps its demos first in every prompt (optimize/pinned.py); its
+metric is EM plus per-agent signals (optimize/metric.py). The result is saved as DSPy state
+JSON at `--out` (default optimize/compiled/glm-<model>.json, the program `GLM(graph)` loads
+by default for that model) with its metadata beside it (`.train.json`: model, dataset,
+optimizer, seed, training qids; optimize/programs.py) and the report (`.report.json`).
+
+Resuming: every LLM call goes through DSPy's response cache on disk, in `--cache-dir`
+(default `.cache/` beside the output, git-ignored). A compile that stopped (Ctrl-C, a crash)
+and is run again with the same arguments replays the calls it already made from that cache
+and goes on from where it stopped; so does a later compile that asks the same things (the
+"before" dev run of the hand-written program is shared by every optimizer). Only the rare
+retries of an unparseable agent output (glm_dspy.modules.calls, a fresh rollout id each)
+are asked again.
+
+Report: dev EM (and the share of Act requests whose first snippet worked, and Classify's
+accuracy where the tier is known) before and after, the LLM calls made while compiling and
+the ones replayed from the cache, and each agent's stable-prefix length in tokens before and
+after (demos are prefix tokens: cached across calls, paid on every miss).
 """
 
 from __future__ import annotations
@@ -18,67 +38,157 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import time
 from pathlib import Path
 
 import dspy
 
-from glm_dspy.metrics import exact_match
+from optimize.optimizers import OPTIMIZERS, RUNNERS, Budget
+from optimize.progress import CallCounter
 
 
-def metric(example: dspy.Example, prediction: dspy.Prediction, trace=None) -> bool:
-    return bool(prediction.answer) and exact_match(prediction.answer, example.answer)
+def examples(questions) -> list[dspy.Example]:
+    return [dspy.Example(question=q.question, answer=q.answer, golds=list(q.golds), tier=q.tier, qid=q.qid)
+            .with_inputs("question") for q in questions]
 
 
-def compile_glm(program, trainset: list[dspy.Example], *, max_demos: int = 2) -> dspy.Module:
-    """`program` with bootstrapped demos appended to each agent's hand-written ones."""
-    from dspy.teleprompt import BootstrapFewShot
+def load_splits(args) -> tuple[list, list]:
+    """(training pool, dev questions), disjoint; see the module doc."""
+    from graphs.questions import read_questions
 
-    optimizer = BootstrapFewShot(metric=metric, max_bootstrapped_demos=max_demos, max_labeled_demos=0,
-                                 max_rounds=1)
-    compiled = optimizer.compile(program.deepcopy(), trainset=trainset)
-    for (name, before), (_, after) in zip(program.named_predictors(), compiled.named_predictors()):
-        hand = list(before.demos)
-        after.demos = hand + [d for d in after.demos if d not in hand]
-    return compiled
+    if args.questions is not None:
+        questions = read_questions(args.questions)
+        random.Random(args.seed).shuffle(questions)
+        dev, train = questions[: args.dev], questions[args.dev:]
+    else:
+        from graphs.datasets import load_questions
+
+        train = load_questions(args.dataset, args.db, split="train")
+        dev = load_questions(args.dataset, args.db, split="dev")[: args.dev]
+        random.Random(args.seed).shuffle(train)
+    dev_qids = {q.qid for q in dev}
+    train = [q for q in train if q.qid not in dev_qids][: args.train]
+    if not train or not dev:
+        raise ValueError(f"{args.questions or args.dataset}: {len(train)} training and {len(dev)} dev questions; "
+                         "need at least one of each")
+    return train, dev
+
+
+def evaluate_dev(program, devset: list[dspy.Example], threads: int) -> dict:
+    """Dev EM and the agent signals' means (optimize/metric.py) over `devset`."""
+    from optimize.metric import score, signals
+
+    result = dspy.Evaluate(devset=devset, metric=score, num_threads=threads, display_progress=False,
+                           display_table=False, max_errors=len(devset) + 1)(program)
+    found = [signals(example, prediction) for example, prediction, _ in result.results]
+
+    def mean(values):
+        values = [float(v) for v in values if v is not None]
+        return round(sum(values) / len(values), 4) if values else None
+
+    return {"em": mean(s.em for s in found), "act_first_try": mean(s.act_first_try for s in found),
+            "classify_ok": mean(s.classify_ok for s in found), "num_questions": len(found)}
+
+
+def compile_program(program, trainset, valset, optimizer: str, budget: Budget) -> dspy.Module:
+    """`program` compiled by `optimizer`, its hand-written demos kept first (optimize/pinned.py)."""
+    from optimize.pinned import pin_demos, unpin_demos
+
+    return unpin_demos(RUNNERS[optimizer](pin_demos(program), trainset, valset, budget))
+
+
+def compile_glm(program, trainset, *, max_demos: int = 2) -> dspy.Module:
+    """BootstrapFewShot with `max_demos` demos per agent after the hand-written ones (the default optimizer)."""
+    return compile_program(program, trainset, [], "bootstrap", Budget(max_demos=max_demos))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    asked = parser.add_mutually_exclusive_group()
+    asked.add_argument("--dataset", default="nobel", help="a dataset name (graphs.datasets), train/dev splits")
+    asked.add_argument("--questions", type=Path, default=None, help="a question file (graphs.questions JSON Lines)")
+    parser.add_argument("--db", type=Path, default=Path("data/nobel"))
+    parser.add_argument("--optimizer", choices=OPTIMIZERS, default="bootstrap")
+    parser.add_argument("--train", type=int, default=200, help="training questions offered to the optimizer")
+    parser.add_argument("--val", type=int, default=20, help="of those, how many score candidates")
+    parser.add_argument("--dev", type=int, default=40, help="dev questions for the before/after report")
+    parser.add_argument("--max-demos", type=int, default=2, help="bootstrapped demos per agent")
+    parser.add_argument("--candidates", type=int, default=4, help="random search / MIPROv2 / SIMBA candidates")
+    parser.add_argument("--trials", type=int, default=6, help="MIPROv2 trials")
+    parser.add_argument("--minibatch", type=int, default=10, help="MIPROv2 minibatch size")
+    parser.add_argument("--metric-calls", type=int, default=150, help="GEPA budget, in GLM runs")
+    parser.add_argument("--steps", type=int, default=3, help="SIMBA steps")
+    parser.add_argument("--batch", type=int, default=8, help="SIMBA minibatch size")
+    parser.add_argument("--threads", type=int, default=4, help="questions run at once (the engine batches them)")
+    parser.add_argument("--model", default=None)
+    parser.add_argument("--server", default=None, help="URL of a vLLM OpenAI server (default: in-process engine)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=None, help="default optimize/compiled/glm-<model>.json")
+    parser.add_argument("--cache-dir", type=Path, default=None, help="DSPy's response cache (default: .cache/ "
+                                                                     "beside --out); what makes a re-run resume")
+    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    asked = parser.add_mutually_exclusive_group()
-    asked.add_argument("--dataset", default="nobel", help="a dataset name (graphs.datasets)")
-    asked.add_argument("--questions", type=Path, default=None, help="a question file (graphs.questions JSON Lines)")
-    parser.add_argument("--db", type=Path, default=Path("data/nobel"))
-    parser.add_argument("--train", type=int, default=16, help="training questions")
-    parser.add_argument("--max-demos", type=int, default=2, help="bootstrapped demos per agent")
-    parser.add_argument("--model", default=None)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=None,
-                        help="default optimize/compiled/glm-<dataset name or question file stem>.json")
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
+    from rich.console import Console
 
     from glm_dspy.configuration import configure
     from glm_dspy.graph import open_graph
     from glm_dspy.modules.glm import GLM
-    from graphs.datasets import load_questions
-    from graphs.questions import read_questions
+    from optimize.programs import default_path, write_metadata
+    from optimize.prompts import prefix_lengths
+    from optimize.report import print_report
 
-    questions = read_questions(args.questions) if args.questions else load_questions(args.dataset, args.db)
-    random.Random(args.seed).shuffle(questions)
-    train = questions[: args.train]
-    trainset = [dspy.Example(question=q.question, answer=q.answer).with_inputs("question") for q in train]
-    label = args.questions.stem if args.questions else args.dataset.split(":")[0]
-    out = args.out or Path(__file__).parent / "compiled" / f"glm-{label}.json"
-    configure(args.model)
-    with open_graph(args.db) as graph:
-        compiled = compile_glm(GLM(graph), trainset, max_demos=args.max_demos)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        compiled.save(str(out))
-    out.with_suffix(".train.json").write_text(json.dumps({"dataset": str(args.questions or args.dataset),
-                                                          "seed": args.seed, "train_qids": [q.qid for q in train]},
-                                                         indent=1))
-    counts = {name: len(p.demos) for name, p in compiled.named_predictors()}
-    print(json.dumps({"out": str(out), "demos": counts, "train": len(train)}))
+    console = Console(stderr=True)
+    train, dev = load_splits(args)
+    val_size = min(args.val, len(train) // 2) if args.optimizer in ("random-search", "mipro", "gepa") else 0
+    trainset, valset = examples(train[: len(train) - val_size]), examples(train[len(train) - val_size:])
+    devset = examples(dev)
+    budget = Budget(max_demos=args.max_demos, candidates=args.candidates, trials=args.trials, minibatch=args.minibatch,
+                    metric_calls=args.metric_calls, steps=args.steps, batch=args.batch, threads=args.threads,
+                    seed=args.seed)
+    with console.status("starting the engine" if args.server is None else f"connecting to {args.server}"):
+        lm = configure(args.model, server=args.server, cache=True)
+    out = args.out or default_path(lm.model)
+    cache_dir = configure_disk_cache(args.cache_dir or out.parent / ".cache")
+    renderer = getattr(getattr(lm, "engine", None), "renderer", None)
+    counter = CallCounter(console)
+    started = time.perf_counter()
+    with open_graph(args.db) as graph, counter:
+        program = GLM(graph, compiled=None, executor=graph.executor(num_workers=2))
+        with counter.phase("dev, hand-written program", len(devset)):
+            before = evaluate_dev(program, devset, args.threads)
+        at_start = counter.snapshot()
+        with counter.phase(f"{args.optimizer} on {len(trainset)} + {len(valset)} training questions", None):
+            compiled = compile_program(program, trainset, valset, args.optimizer, budget)
+        compile_calls = {key: value - at_start[key] for key, value in counter.snapshot().items()}
+        with counter.phase("dev, compiled program", len(devset)):
+            after = evaluate_dev(compiled, devset, args.threads)
+        prefixes = {"before": prefix_lengths(program, dev[0].question, renderer),
+                    "after": prefix_lengths(compiled, dev[0].question, renderer)}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    compiled.save(str(out))
+    report = {"out": str(out), "optimizer": args.optimizer, "model": lm.model,
+              "dataset": str(args.questions or args.dataset), "num_train": len(trainset), "num_val": len(valset),
+              "dev_before": before, "dev_after": after, "compile_calls": compile_calls,
+              "total_calls": counter.snapshot(), "prefix_tokens": prefixes,
+              "demos": {name: len(p.demos) for name, p in compiled.named_predictors()},
+              "minutes": round((time.perf_counter() - started) / 60, 1), "cache_dir": str(cache_dir)}
+    write_metadata(out, model=lm.model, dataset=str(args.questions or args.dataset), optimizer=args.optimizer,
+                   seed=args.seed, train_qids=[q.qid for q in train], dev_qids=[q.qid for q in dev])
+    out.with_suffix(".report.json").write_text(json.dumps(report, indent=1) + "\n")
+    print_report(report)
+    print(json.dumps(report))
     return 0
+
+
+def configure_disk_cache(cache_dir: Path) -> Path:
+    """Point DSPy's response cache at `cache_dir` (git-ignored by its own .gitignore)."""
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    (cache_dir / ".gitignore").write_text("*\n")
+    dspy.configure_cache(enable_disk_cache=True, enable_memory_cache=True, disk_cache_dir=str(cache_dir / "dspy"))
+    return cache_dir
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
 """optimize.compile's control flow with DummyLM: bootstrapped demos join the hand-written ones,
 and the saved program loads back."""
 
+from pathlib import Path
+
 import dspy
 from dspy.utils import DummyLM
 
@@ -46,3 +48,179 @@ def test_eval_takes_a_compiled_program_and_leaves_out_its_training_questions(tin
     assert train_qids(path) == {"nobel-01", "nobel-02"}
     with pytest.raises(FileNotFoundError, match="optimize.compile"):
         make_program("glm", tiny_graph, tmp_path / "missing.json")
+
+
+# -- the optimizers, resume, save/load, default loading (issue 12 §4, §6) ---------------------------
+
+import pytest
+from dspy import lm15
+
+from backends.vllm_priority.hints import Tier
+
+from optimize.compile import compile_program
+from optimize.optimizers import OPTIMIZERS, Budget
+from optimize.prompts import agent_messages
+
+QUESTION = "In which year was Notes on the Analytical Engine published?"
+# keyed by the field header only that agent's final message has (DummyLM answers the first key found)
+BY_AGENT = {"[[ ## request ## ]]": {"code": P1_YEAR},
+            "[[ ## notebook ## ]]": {"finished": True, "answer": "1843", "missing_information": ""},
+            "[[ ## question ## ]]": {"kind": "deterministic"}}
+TINY = Budget(candidates=1, trials=1, minibatch=1, metric_calls=4, steps=1, batch=2, threads=1)
+
+
+def examples(n=2):
+    return [dspy.Example(question=QUESTION, answer="1843", golds=["1843"], tier="single_hop", qid=f"q{i}")
+            .with_inputs("question") for i in range(n)]
+
+
+def hand_demos(program):
+    return {name: list(p.demos) for name, p in program.named_predictors()}
+
+
+@pytest.mark.parametrize("optimizer", OPTIMIZERS)
+def test_each_optimizer_compiles_keeping_the_hand_written_demos_first(optimizer, tiny_graph):
+    if optimizer == "mipro":
+        pytest.importorskip("optuna", reason="MIPROv2 needs optuna (pip install -e '.[optimize]'); not installed here")
+    program = GLM(tiny_graph, compiled=None)
+    with dspy.context(lm=DummyLM(BY_AGENT)):
+        compiled = compile_program(program, examples(), examples(1), optimizer, TINY)
+    for name, predictor in compiled.named_predictors():
+        assert type(predictor) is dspy.Predict, name  # unpinned: saves like a hand-built program
+        hand = hand_demos(program)[name]
+        assert predictor.demos[: len(hand)] == hand, name
+    if optimizer == "bootstrap":  # the clean runs' calls became demos
+        assert compiled.act.predict.demos[-1].code == P1_YEAR
+
+
+def test_save_and_load_reproduce_every_prompt_byte_for_byte(tiny_graph, tmp_path):
+    with dspy.context(lm=DummyLM(BY_AGENT)):
+        compiled = compile_program(GLM(tiny_graph, compiled=None), examples(), [], "bootstrap", Budget())
+    compiled.act.predict.signature = compiled.act.predict.signature.with_instructions("Write a snippet. Be brief.")
+    path = tmp_path / "glm.json"
+    compiled.save(str(path))
+    loaded = GLM(tiny_graph, compiled=path)
+    assert loaded.program_path == path
+    question = "Who wrote Notes on the Analytical Engine?"
+    before, after = agent_messages(compiled, question), agent_messages(loaded, question)
+    assert after == before
+    assert "Write a snippet. Be brief." in after["act"][0]["content"]
+    assert P1_YEAR in "".join(m["content"] for m in after["act"])  # the bootstrapped demo is in the prompt
+
+
+class ScriptedEngine:
+    """A dspy engine (dspy/clients/engines/base.py protocol) answering each agent by its field header."""
+
+    def __init__(self):
+        self.num_calls = 0
+
+    def complete(self, request):
+        self.num_calls += 1
+        last = request.messages[-1].parts[0].text
+        fields = next(v for k, v in BY_AGENT.items() if k in last)
+        text = "\n\n".join(f"[[ ## {k} ## ]]\n{v}" for k, v in fields.items()) + "\n\n[[ ## completed ## ]]"
+        return lm15.Response(id=None, model="scripted", message=lm15.Message.assistant([lm15.TextPart(text)]),
+                             finish_reason="stop", usage=lm15.Usage(input_tokens=1, output_tokens=1, total_tokens=2))
+
+
+@pytest.fixture
+def disk_cache(tmp_path):
+    from optimize.compile import configure_disk_cache
+
+    saved = dspy.cache
+    yield configure_disk_cache(tmp_path / "cache")
+    dspy.cache = saved
+
+
+def test_a_rerun_replays_every_call_from_the_disk_cache(tiny_graph, disk_cache):
+    from optimize.progress import CallCounter
+
+    engine = ScriptedEngine()
+    lm = dspy.LM("openai/scripted", engine=engine, cache=True)
+    assert (disk_cache / ".gitignore").read_text() == "*\n"
+    runs = []
+    for _ in range(2):
+        dspy.cache.reset_memory_cache()  # a fresh process: only the disk remembers
+        calls_before = engine.num_calls
+        with dspy.context(lm=lm), CallCounter() as counter:
+            compiled = compile_program(GLM(tiny_graph, compiled=None), examples(3), examples(1), "random-search",
+                                       TINY)
+        runs.append((engine.num_calls - calls_before, counter.snapshot(), agent_messages(compiled, QUESTION)))
+    (first_calls, first, first_prompts), (second_calls, second, second_prompts) = runs
+    assert first_calls > 0 and first["made"] == first_calls and first["glm_runs"] > 0
+    assert second_calls == 0 and second["made"] == 0 and second["replayed"] == second["requests"] == first["requests"]
+    assert second_prompts == first_prompts
+
+
+def test_the_default_program_is_loaded_only_for_the_model_it_was_compiled_for(tiny_graph, tmp_path, monkeypatch):
+    import optimize.programs
+    from optimize.programs import default_program, write_metadata
+
+    monkeypatch.setattr(optimize.programs, "COMPILED_DIR", tmp_path)
+    program = GLM(tiny_graph, compiled=None)
+    program.act.predict.demos.append(dspy.Example(request="r", previous_code="", error="", code=P1_YEAR))
+    shipped = tmp_path / "glm-tiny-model.json"
+    program.save(str(shipped))
+    num_hand = len(GLM(tiny_graph, compiled=None).act.predict.demos)
+
+    lm = DummyLM([])
+    lm.model = "vllm/tiny-model"
+    with dspy.context(lm=lm):
+        assert GLM(tiny_graph).program_path is None  # no metadata: never the default
+        write_metadata(shipped, model="vllm/other/tiny-model", dataset="nobel", optimizer="bootstrap", seed=0,
+                       train_qids=[])
+        assert GLM(tiny_graph).program_path is None  # compiled for another model with the same folder name
+        write_metadata(shipped, model="vllm/tiny-model", dataset="nobel", optimizer="bootstrap", seed=0,
+                       train_qids=["q1"])
+        default = GLM(tiny_graph)
+        assert default.program_path == shipped and len(default.act.predict.demos) == num_hand + 1
+        assert GLM(tiny_graph, compiled=None).program_path is None
+        assert len(GLM(tiny_graph, compiled="none").act.predict.demos) == num_hand
+    assert GLM(tiny_graph).program_path is None  # no LM configured: nothing to match
+    assert default_program("vllm/tiny-model", tmp_path) == shipped
+
+
+def test_glm_program_none_gives_the_hand_written_program_on_every_command(tmp_path, monkeypatch):
+    import optimize.programs
+    from glm_dspy import cli
+    from optimize.programs import DEFAULT, write_metadata
+
+    for command in (["ask", "q", "--db", "d"], ["demo", "--db", "d"], ["eval", "--dataset", "nobel", "--db", "d"]):
+        parser = cli.build_parser()
+        assert parser.parse_args(command).glm_program == DEFAULT
+        assert parser.parse_args([*command, "--glm-program", "none"]).glm_program is None
+        assert parser.parse_args([*command, "--glm-program", "p.json"]).glm_program == Path("p.json")
+    monkeypatch.setattr(optimize.programs, "COMPILED_DIR", tmp_path)
+    shipped = tmp_path / "glm-qwen2.5-coder-0.5b.json"
+    shipped.write_text("{}")
+    write_metadata(shipped, model="vllm/qwen2.5-coder-0.5b", dataset="nobel", optimizer="bootstrap", seed=0,
+                   train_qids=["t2"])
+    monkeypatch.delenv("GLM_MODEL", raising=False)
+    args = cli.build_parser().parse_args(["eval", "--dataset", "nobel", "--db", "d", "--model", "qwen2.5-coder-0.5b"])
+    assert cli.resolve_glm_program(args) == shipped
+    args.glm_program = None
+    assert cli.resolve_glm_program(args) is None
+
+
+def test_the_compiled_prefix_is_byte_stable_across_calls_and_counts_its_demos(tiny_graph):
+    """With the default model's real tokenizer (skipped where it was never fetched)."""
+    from glm_dspy.lm import PromptRenderer
+    from glm_dspy.models import DEFAULT_MODEL, cache_root
+    from optimize.prompts import prefix_lengths
+
+    folder = cache_root() / "models" / DEFAULT_MODEL / "hf"
+    if not (folder / "tokenizer.json").exists():
+        pytest.skip(f"no tokenizer at {folder} (glm-dspy model fetch)")
+    renderer = PromptRenderer.from_pretrained(str(folder))
+    hand = GLM(tiny_graph, compiled=None)
+    with dspy.context(lm=DummyLM(BY_AGENT)):
+        compiled = compile_program(hand, examples(), [], "bootstrap", Budget())
+    first = agent_messages(compiled, QUESTION)
+    second = agent_messages(compiled, "Who wrote Notes on the Analytical Engine?")
+    for agent in ("classify", "reason", "act"):
+        a, b = renderer.render(first[agent]), renderer.render(second[agent])
+        end = a.segments[0].end
+        assert a.segments[0].tier == b.segments[0].tier == Tier.PREFIX and a.token_ids[:end] == b.token_ids[:b.segments[0].end]
+    before, after = prefix_lengths(hand, QUESTION, renderer), prefix_lengths(compiled, QUESTION, renderer)
+    assert after["act"] > before["act"] and after["classify"] > before["classify"]  # the new demos are prefix
+    assert after["reason"] == before["reason"]  # the bootstrapped run never called Reason

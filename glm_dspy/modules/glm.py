@@ -47,7 +47,11 @@ DEFAULT_MAX_REPAIRS = 1  # 2 repairs answered the same 10 Nobel eval questions w
 class GLM(dspy.Module):
     def __init__(self, graph=None, *, max_steps: int = DEFAULT_MAX_STEPS, max_repairs: int = DEFAULT_MAX_REPAIRS,
                  executor=None, accept_grounded_answers: bool = True, act_first: bool = True,
-                 kind: str | None = None, constrained: bool = True):
+                 kind: str | None = None, constrained: bool = True, compiled: str | None = "default"):
+        """`compiled`: "default" loads the compiled program shipped for the configured LM's model
+        (optimize/compiled/glm-<model>.json, only when its metadata names that model; else the
+        hand-written program), None (or "none") the hand-written program, a path that file
+        (optimize/programs.py). `self.program_path` says which file was loaded, if any."""
         super().__init__()
         assert max_steps >= 1 and max_repairs >= 0
         assert kind in (None, "deterministic", "non_deterministic"), kind
@@ -69,6 +73,14 @@ class GLM(dspy.Module):
         # ChatAdapter without the JSON fallback (the prompt layout must not change on a parse
         # error) and with lenient bool fields (glm_dspy/adapter.py)
         self.adapter = GLMAdapter()
+        self.program_path = None
+        if compiled is not None:
+            from optimize.programs import resolve_program  # compiled programs ship under optimize/compiled
+
+            lm = dspy.settings.lm
+            self.program_path = resolve_program(compiled, getattr(lm, "model", None) if lm is not None else None)
+            if self.program_path is not None:
+                self.load(str(self.program_path))
 
     def _executor(self):
         if self.executor is None:
