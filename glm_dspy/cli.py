@@ -300,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except (FileNotFoundError, FileExistsError, ValueError, RuntimeError) as error:
-        console.print(f"[red]error:[/] {error}")
+        console.print(f"[red]error:[/] {error}", soft_wrap=True)  # a path in it must stay copyable
         return 2
 
 

@@ -149,6 +149,9 @@ def test_reason_reply_has_a_boolean_and_one_line_fields():
 
     assert accepts(grammar, text("True", "1962", ""))
     assert accepts(grammar, text("False", "", "the birth city of Niels Bohr"))
+    # the value on the header's line, as the 0.5B model writes it unconstrained
+    assert accepts(grammar, "[[ ## finished ## ]] False\n\n[[ ## answer ## ]] Copenhagen\n\n"
+                            "[[ ## missing_information ## ]] \n\n[[ ## completed ## ]]")
     assert not accepts(grammar, text("yes", "1962", ""))
     assert not accepts(grammar, text("True", "1962\nand more", ""))
     assert not accepts(grammar, text("True", "1962", "")[len("[[ ## finished ## ]]\n"):])  # fields in order

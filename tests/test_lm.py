@@ -269,7 +269,8 @@ def test_a_constrained_request_writes_only_the_graphs_names(lm):
         text = lm(request_for(lm, chat(), max_tokens=96, temperature=1.0, seed=seed,
                               extensions={"metadata": {GRAMMAR_KEY: grammar}})).text
         assert lm.engine.transport.last_params.structured_outputs.grammar == grammar
-        assert text.startswith("[[ ## code ## ]]\nprint(") and text.endswith("[[ ## completed ## ]]"), text
+        assert text.startswith(("[[ ## code ## ]]\nprint(", "[[ ## code ## ]] print(")), text
+        assert text.endswith("[[ ## completed ## ]]"), text
         features = re.findall(r'NodeFeature\(x, (["\'])(\w+)\1\)', text)
         neighbours = re.findall(r'NeighbourCheck\(x, (["\'])(\w+)\1\)', text)
         assert features or neighbours, text
@@ -415,7 +416,8 @@ def test_http_constrained_request_reaches_the_servers_structured_outputs(http_lm
 
     text = http_lm(request_for(http_lm, chat(), max_tokens=96, temperature=1.0, seed=3,
                                extensions={"metadata": {GRAMMAR_KEY: names_only_grammar()}})).text
-    assert text.startswith("[[ ## code ## ]]\nprint(") and text.endswith("[[ ## completed ## ]]"), text
+    assert text.startswith(("[[ ## code ## ]]\nprint(", "[[ ## code ## ]] print(")), text
+    assert text.endswith("[[ ## completed ## ]]"), text
 
 
 def test_http_stream_yields_the_text_of_complete(http_lm):
