@@ -6,7 +6,7 @@ options for the Act agent. Code decides "result or observation" by type only, ne
 text says: a feature value that happens to read "has no feature" is a plain `str`, a result.
 
 Invariants: an `Observation` is a `str` (snippets print, compare and slice it like one; its
-methods return plain `str`); it survives the executor's wire format (protocol.py marks where
+methods return plain `str`), except that it cannot be iterated; it survives the executor's wire format (protocol.py marks where
 observations sit inside a reply and the worker rebuilds them); this module imports nothing, so
 the sandboxed worker and the parent share it.
 """
@@ -18,9 +18,16 @@ MAX_NESTING = 64  # as deep as a reply may nest (protocol.MAX_JSON_DEPTH)
 
 
 class Observation(str):
-    """Text a graph function answered instead of a result."""
+    """Text a graph function answered instead of a result.
+
+    Iterating it raises TypeError with the text: a snippet that loops over what it took for a
+    list of ids, or joins it, would otherwise walk the message's characters and print them
+    as a result ("N, o, d, e, ..."); the error sends the message to Act's repair instead."""
 
     __slots__ = ()
+
+    def __iter__(self):
+        raise TypeError(f"a graph function answered with a message, not a list: {str.__str__(self)}")
 
 
 def observations_in(value: Any, depth: int = 0) -> Iterator[Observation]:

@@ -43,6 +43,13 @@ def test_deterministic_path_prints_the_answer(program):
     assert prediction.steps[1]["output"] == "1843" and prediction.error_category is None
 
 
+def test_a_deterministic_snippet_that_prints_a_chunk_leaves_the_answer_to_reason(program, tiny_graph):
+    prediction, _ = run(program, [{"kind": "deterministic"}, {"code": 'print(NodeInfo("p1"))'},
+                                  reason(True, answer="1843")])
+    assert agents(prediction) == ["classify", "act", "reason"] and prediction.answer == "1843"
+    assert prediction.notebook == tiny_graph.retriever.node_info("p1")
+
+
 def test_act_first_opens_the_loop_with_act_on_the_question(tiny_graph):
     question = "Who wrote Notes on the Analytical Engine, and when?"
     prediction, lm = run(GLM(tiny_graph), [

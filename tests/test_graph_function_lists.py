@@ -138,3 +138,14 @@ def test_act_demos_run_and_print_a_result(demo, request):
     graph = request.getfixturevalue(DEMO_GRAPHS.get(demo.request, "nobel_graph"))
     result = graph.executor(timeout_s=10).run(demo.code)
     assert result.error is None and result.output.strip() and not result.is_observation_only, result
+
+
+@pytest.mark.parametrize("code", [
+    'for p in NeighbourCheck(RetrieveNode("Marie Curie"), "award"):\n    print(p)',
+    'print(", ".join(NodeFeature(RetrieveNode("Marie Curie"), "awards")))',
+    'print(sorted(set(NeighbourCheck(RetrieveNode("Marie Curie"), "laureate"))))',
+])
+def test_a_message_is_not_walked_as_a_list(nobel_graph, code):
+    result = nobel_graph.executor().run(code)
+    assert not result.is_ok and result.output == ""
+    assert result.error.startswith("TypeError: a graph function answered with a message, not a list: laureate")

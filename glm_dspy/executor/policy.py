@@ -100,7 +100,20 @@ def guarded_getattr(obj: Any, name: str) -> Any:
         hint = _HINTS.get(name) or (f"allowed: {', '.join(sorted(allowed))}" if allowed
                                     else "it has no attributes snippets may use")
         raise AttributeError(f"attribute {name!r} of {kind} is not allowed in snippets; {hint}")
+    if name == "join" and isinstance(obj, str):
+        return _join_of(obj)
     return getattr(obj, name)
+
+
+def _join_of(separator: str) -> Callable[[Any], str]:
+    """`separator.join`, except that joining a graph function's message raises its own TypeError
+    (Observation.__iter__: the message) instead of str.join's "can only join an iterable"."""
+    def join(items: Any) -> str:
+        if isinstance(items, Observation):
+            iter(items)
+        return separator.join(items)
+
+    return join
 
 
 def guarded_getitem(obj: Any, key: Any) -> Any:

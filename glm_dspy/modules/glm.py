@@ -2,6 +2,7 @@
 
     kind = Classify(question)
     deterministic:      Act(question) -> run -> the printed output is the answer
+                        (printed vertex chunks go to the notebook loop: Reason reads the answer off them)
     non-deterministic:  notebook = [Act(question) -> run -> output]   (with act_first)
                         repeat up to max_steps:
                             Reason(notebook, question) -> finished? answer : missing information
@@ -38,6 +39,7 @@ from glm_dspy.modules.reason import ReasonAgent
 from glm_dspy.notebook import Notebook
 from glm_dspy.observation import Observation
 from glm_dspy.lm.query import query_context
+from graphs.node_info import CHUNK_OPENING
 from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
 
 DEFAULT_MAX_STEPS = 10
@@ -98,10 +100,10 @@ class GLM(dspy.Module):
             answer, category = None, None
             if kind == "deterministic":
                 output, category, found = self._act(question, log)
-                if category is None:
+                if category is None and not output.startswith(CHUNK_OPENING):
                     answer = output
-                elif found:
-                    notebook.add(question, found)
+                elif category is None or found:  # a vertex chunk is read by Reason, not given as the answer
+                    notebook.add(question, output if category is None else found)
             if answer is None and category != UNEXPECTED_OUTPUT:
                 answer, category = self._iterate(question, notebook, log,
                                                  act_first=self.act_first and kind != "deterministic")
