@@ -6,7 +6,9 @@
     python -m optimize.compile --optimizer mipro ...          # needs optuna: pip install -e '.[optimize]'
 
 Questions: `--dataset` takes the "train" split for training and the "dev" split for the
-report (graphs.datasets.load_questions(spec, db, split=...)); `--questions FILE` is shuffled
+report (graphs.datasets.load_questions(spec, db, split=...); the dev questions are the first `--dev`
+after a `--seed` shuffle, the sample `glm-dspy eval --split dev --shuffle --seed S --limit N`
+asks); `--questions FILE` is shuffled
 by `--seed`, its first `--dev` questions are the dev set and the rest the training pool. Of
 the `--train` training questions the last `--val` score candidates (random search, MIPROv2,
 GEPA); the others are what the optimizer learns from. The dev questions are never shown to
@@ -64,7 +66,11 @@ def load_splits(args) -> tuple[list, list]:
         from graphs.datasets import load_questions
 
         train = load_questions(args.dataset, args.db, split="train")
-        dev = load_questions(args.dataset, args.db, split="dev")[: args.dev]
+        dev = load_questions(args.dataset, args.db, split="dev")
+        # the dev file is ordered by family: shuffle as `glm-dspy eval --split dev --shuffle --seed S
+        # --limit N` does, so the report's dev questions are that eval's (the same seed, the same sample)
+        random.Random(args.seed).shuffle(dev)
+        dev = dev[: args.dev]
         random.Random(args.seed).shuffle(train)
     dev_qids = {q.qid for q in dev}
     train = [q for q in train if q.qid not in dev_qids][: args.train]

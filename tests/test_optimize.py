@@ -224,3 +224,21 @@ def test_the_compiled_prefix_is_byte_stable_across_calls_and_counts_its_demos(ti
     before, after = prefix_lengths(hand, QUESTION, renderer), prefix_lengths(compiled, QUESTION, renderer)
     assert after["act"] > before["act"] and after["classify"] > before["classify"]  # the new demos are prefix
     assert after["reason"] == before["reason"]  # the bootstrapped run never called Reason
+
+
+def test_the_compile_reports_on_the_dev_sample_eval_asks():
+    """`optimize.compile --dev N --seed S` and `glm-dspy eval --split dev --shuffle --seed S --limit N`
+    ask the same dev questions, so their EMs compare; the dev file is ordered by family."""
+    import argparse
+
+    from glm_dspy.cli import build_parser, eval_questions
+    from optimize.compile import load_splits
+
+    args = argparse.Namespace(questions=None, dataset="nobel", db=None, seed=3, dev=30, train=5)
+    train, dev = load_splits(args)
+    asked = eval_questions(build_parser().parse_args(
+        ["eval", "--dataset", "nobel", "--db", "unused", "--split", "dev", "--shuffle", "--seed", "3", "--limit", "30",
+         "--glm-program", "none"]))
+    assert [q.qid for q in dev] == [q.qid for q in asked]
+    assert len({q.tier for q in dev}) == 3  # not the first family's questions only
+    assert not {q.qid for q in train} & {q.qid for q in dev}
