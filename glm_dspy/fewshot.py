@@ -90,17 +90,6 @@ ACT_DEMOS = [
               '    for author in NeighbourCheck(paper, "author"):\n        if author != ada:\n'
               '            names.add(NodeFeature(author, "name"))\nprint(", ".join(sorted(names)))'),
     ).with_inputs("request", "previous_code", "error"),
-    dspy.Example(  # the entity itself is among its co-laureates: leave it out
-        request="Who shared a Nobel Prize with Marie Curie?", previous_code="", error="",
-        code=('curie = RetrieveNode("Marie Curie")\n'
-              'others = [l for l in NeighbourCheck(NeighbourCheck(curie, "prize"), "laureate") if l != curie]\n'
-              'print(", ".join(NodeFeature(others, "name")))'),
-    ).with_inputs("request", "previous_code", "error"),
-    dspy.Example(  # a count over two hops: NeighbourCheck of a list gives the distinct neighbours of all
-        request="How many laureates were affiliated with the institution of Linus Pauling?", previous_code="",
-        error="", code=('pauling = RetrieveNode("Linus Pauling")\n'
-                        'print(len(NeighbourCheck(NeighbourCheck(pauling, "institution"), "laureate")))'),
-    ).with_inputs("request", "previous_code", "error"),
     dspy.Example(
         request="everything about the institution of Linus Pauling", previous_code="", error="",
         code='pauling = RetrieveNode("Linus Pauling")\nprint(NodeInfo(NeighbourCheck(pauling, "institution")))',
