@@ -6,9 +6,9 @@ options for the Act agent. Code decides "result or observation" by type only, ne
 text says: a feature value that happens to read "has no feature" is a plain `str`, a result.
 
 Invariants: an `Observation` is a `str` (snippets print, compare and slice it like one; its
-methods return plain `str`), except that it cannot be iterated; it survives the executor's wire format (protocol.py marks where
-observations sit inside a reply and the worker rebuilds them); this module imports nothing, so
-the sandboxed worker and the parent share it.
+methods return plain `str`), except that it cannot be iterated; it survives the executor's wire
+format (protocol.py marks where observations sit inside a reply and the worker rebuilds them);
+this module imports nothing, so the sandboxed worker and the parent share it.
 """
 
 from collections.abc import Iterator

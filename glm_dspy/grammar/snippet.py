@@ -13,7 +13,8 @@ The language, by construction a subset of what the executor accepts:
   `if`/`elif`/`else` with bodies indented by 4 spaces, nested at most `max_depth` deep;
 * expressions: names, numbers, strings, lists/tuples/sets/dicts and their comprehensions,
   generator arguments (`sum(1 for x in xs)`), calls, methods (called or passed, as in
-  `key=counts.get`), subscripts and slices, the arithmetic, set, comparison and boolean operators, `x if c else y`, `lambda a: expr`;
+  `key=counts.get`), subscripts and slices, the arithmetic, set, comparison and boolean
+  operators, `x if c else y`, `lambda a: expr`;
 * PEP 8 spacing: one space around `=`, binary operators and after commas, none inside
   brackets. `act_grammar` puts DSPy's field markers around it (`[[ ## code ## ]]` ...
   `[[ ## completed ## ]]`, glm_dspy/grammar/reply.py), so the ChatAdapter parses it as it is.

@@ -26,6 +26,11 @@ def grammar_config(grammar: str | None) -> dict:
     return {"metadata": {GRAMMAR_KEY: grammar}}
 
 
+def with_grammar(config: dict | None, grammar: str | None) -> dict:
+    """A call's `config` (DSPy's per-call LM kwargs) plus `grammar`, if any."""
+    return {**(config or {}), **grammar_config(grammar)}
+
+
 def grammar_of(config: lm15.Config) -> str | None:
     """The grammar a call's config asks for; UnsupportedFeatureError for any other extension."""
     extensions = dict(config.extensions or {})

@@ -13,7 +13,7 @@ features and neighbour types, the graph functions and the executor's builtins.
 import dspy
 
 from glm_dspy.fewshot import ACT_DEMOS
-from glm_dspy.lm.structured import grammar_config
+from glm_dspy.lm.structured import with_grammar
 from glm_dspy.signatures import Act
 
 
@@ -37,4 +37,4 @@ class ActAgent(dspy.Module):
     def forward(self, request: str, previous_code: str = "", error: str = "",
                 config: dict | None = None) -> dspy.Prediction:
         return self.predict(request=request, previous_code=previous_code, error=error,
-                            signature=self.signature(), config={**(config or {}), **grammar_config(self.grammar)})
+                            signature=self.signature(), config=with_grammar(config, self.grammar))

@@ -4,7 +4,7 @@ import dspy
 
 from glm_dspy.fewshot import CLASSIFY_DEMOS
 from glm_dspy.grammar.reply import reply_grammar
-from glm_dspy.lm.structured import grammar_config
+from glm_dspy.lm.structured import with_grammar
 from glm_dspy.signatures import Classify
 
 
@@ -17,4 +17,4 @@ class ClassifyAgent(dspy.Module):
         self.predict.demos = list(CLASSIFY_DEMOS)
 
     def forward(self, question: str, config: dict | None = None) -> dspy.Prediction:
-        return self.predict(question=question, config={**(config or {}), **grammar_config(self.grammar)})
+        return self.predict(question=question, config=with_grammar(config, self.grammar))
