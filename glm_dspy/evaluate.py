@@ -40,8 +40,8 @@ from glm_dspy.metrics import JUDGE_SYSTEM, exact_match, judge_prompt, parse_judg
 from glm_dspy.steps import act_first_tries
 from graphs.questions import Question
 
-# glm-unconstrained: GLM with free decoding (no grammar, glm_dspy/grammar), for the on/off comparison
-ARMS = ("glm", "glm-unconstrained", "graphcot", "graphrag", "textrag", "base")
+# glm-grammar: GLM with its replies decoded under the grammars of glm_dspy/grammar, for the on/off comparison
+ARMS = ("glm", "glm-grammar", "graphcot", "graphrag", "textrag", "base")
 
 
 def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrency: int = 1):
@@ -52,11 +52,11 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
     `concurrency` questions never wait on each other's snippets; workers start on first use."""
     from glm_dspy.modules import GLM, BaseLLM, GraphCoT, GraphRAG, TextRAG
 
-    def glm(constrained: bool = True):
+    def glm(constrained: bool = False):
         return GLM(graph, executor=graph.executor(num_workers=max(2, concurrency)), constrained=constrained,
                    compiled=glm_program)
 
-    factories = {"glm": glm, "glm-unconstrained": lambda: glm(constrained=False), "graphcot": lambda: GraphCoT(graph),
+    factories = {"glm": glm, "glm-grammar": lambda: glm(constrained=True), "graphcot": lambda: GraphCoT(graph),
                  "graphrag": lambda: GraphRAG(graph),
                  "textrag": lambda: TextRAG(graph), "base": BaseLLM}
     if arm not in factories:
