@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,10 +34,19 @@ class ArmResult:
 
 
 def unknown_names(code: str, features: set[str], neighbour_types: set[str]) -> list[str]:
-    """Names in NodeFeature / NeighbourCheck / NodeDegree calls that the graph does not have."""
-    named = [(n, features) for n in re.findall(r"NodeFeature\(.*?,\s*[\"'](\w+)[\"']\)", code)]
-    named += [(n, neighbour_types) for n in re.findall(r"(?:NeighbourCheck|NodeDegree)\(.*?,\s*[\"'](\w+)[\"']\)", code)]
-    return [name for name, valid in named if name not in valid]
+    """Literal names in NodeFeature / NeighbourCheck / NodeDegree calls that the graph does not
+    have, read off the parsed snippet (none if it does not parse)."""
+    import ast
+
+    valid = {"NodeFeature": features, "NeighbourCheck": neighbour_types, "NodeDegree": neighbour_types}
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return []
+    return [call.args[1].value for call in ast.walk(tree)
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in valid
+            and len(call.args) == 2 and isinstance(call.args[1], ast.Constant)
+            and isinstance(call.args[1].value, str) and call.args[1].value not in valid[call.func.id]]
 
 
 def compile_seconds(grammar: str, model_path: str) -> float:
