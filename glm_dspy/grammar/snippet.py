@@ -7,7 +7,9 @@ feature name (NodeFeature's second argument) and neighbour type (NeighbourCheck'
 NodeDegree's) is one the graph has. Free text is allowed where free text belongs: string
 literals elsewhere (RetrieveNode's argument, comparisons, separators).
 
-The language, by construction a subset of what the executor accepts:
+The language, a subset of what the executor accepts (but for two things Python rejects at
+compile time, which the executor reports as a SyntaxError: a keyword used as a variable name,
+`break`/`continue` outside a loop):
 * statements, one per line: `target = expr`, `name op= expr`, `name[expr] = expr`, a call
   (`print(...)`, `names.add(x)`), `pass`/`break`/`continue`; `for target in expr:` and
   `if`/`elif`/`else` with bodies indented by 4 spaces, nested at most `max_depth` deep;
@@ -24,8 +26,8 @@ What the executor accepts and the grammar leaves out, on purpose: `def`, `while`
 is how snippets hang); f-strings (Python 3.11 forbids the snippet's own quote inside `{}`,
 so they would need a second copy of the expression grammar; a printed result needs no
 formatting); a feature name or neighbour type held in a variable (the argument must be the
-literal, or it could not be checked); a variable named like a Python keyword is not
-excluded (an EBNF identifier cannot subtract words; Python rejects it as a SyntaxError).
+literal, or it could not be checked). Keywords are not subtracted from identifiers because an
+EBNF identifier rule cannot subtract words.
 """
 
 from __future__ import annotations
