@@ -3,8 +3,9 @@
 Implements the engine protocol of dspy 3.4.1 (`dspy/clients/engines/base.py`): `complete`,
 `stream`, `close`, one attempt per call; DSPy owns its response cache, retries and history.
 What a request may ask: text messages (system/user/assistant), max_tokens, temperature, top_p,
-top_k, seed, stop, frequency/presence penalties, and a grammar for the reply (glm_dspy/lm/structured.py).
-Anything else (tools, response_format, logprobs, provider prompt-cache configs, other extensions) is refused with `lm15.UnsupportedFeatureError`, which
+top_k, seed, stop, frequency/presence penalties, and a grammar for the reply
+(glm_dspy/lm/structured.py). Anything else (tools, response_format, logprobs, provider
+prompt-cache configs, other extensions) is refused with `lm15.UnsupportedFeatureError`, which
 DSPy raises as `LMUnsupportedFeatureError`.
 
 Usage of every call: `Usage(input_tokens, output_tokens, cache_read_tokens)` as vLLM counted them;
