@@ -9,6 +9,8 @@
   yes/true or no/false word decides; with neither, the field is True when the signature's
   `answer` field is non-empty (for Reason: an answer means finished). Everything else
   parses exactly as ChatAdapter does.
+* A field marker written at the end of a line of text (`print(x)[[ ## completed ## ]]`) ends
+  the field's text there, as one on a line of its own would.
 """
 
 from __future__ import annotations
@@ -38,6 +40,15 @@ def _as_bool_text(text: str, fallback: bool) -> str:
     return str(fallback)
 
 
+def _cut_marker(value):
+    """A str field's text before a field marker written on the same line as text (`print(x)[[ ##
+    completed ## ]]`): ChatAdapter splits only at markers that begin a line, and the rest would
+    stay in the value (a snippet that ends in a SyntaxError)."""
+    if isinstance(value, str) and (match := _HEADER.search(value)):
+        return value[:match.start()].rstrip()
+    return value
+
+
 class GLMAdapter(dspy.ChatAdapter):
     def __init__(self):
         super().__init__(use_json_adapter_fallback=False)
@@ -52,6 +63,9 @@ class GLMAdapter(dspy.ChatAdapter):
         ])
 
     def parse(self, signature, completion: str) -> dict:
+        return {name: _cut_marker(value) for name, value in self._parse(signature, completion).items()}
+
+    def _parse(self, signature, completion: str) -> dict:
         try:
             return super().parse(signature, completion)
         except AdapterParseError:

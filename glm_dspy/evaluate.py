@@ -42,6 +42,7 @@ from graphs.questions import Question
 
 # glm-grammar: GLM with its replies decoded under the grammars of glm_dspy/grammar, for the on/off comparison
 ARMS = ("glm", "glm-grammar", "graphcot", "graphrag", "textrag", "base")
+TRACE_CHARS = 400  # per code/output/error field of a step in a record's trace
 
 
 def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrency: int = 1):
@@ -75,6 +76,13 @@ def read_results(path: Path) -> list[dict[str, Any]]:
         except json.JSONDecodeError:
             break
     return records
+
+
+def _trace(steps: list[dict]) -> list[dict]:
+    """What each step did, short enough to keep in every record (for error analysis, docs/benchmarks.md)."""
+    return [{"agent": step["agent"], "attempt": step.get("attempt", 0),
+             **{key: step[key][:TRACE_CHARS] for key in ("code", "output", "error") if step.get(key)}}
+            for step in steps]
 
 
 def _commit() -> str:
@@ -138,7 +146,8 @@ def run_eval(questions: list[Question], arms: list[str], graph, out_dir: Path, *
                   "act_requests": act_requests, "act_first_try_ok": act_first_try_ok,
                   "started_at": started_at, "finished_at": time.time(), "model": model, "commit": commit,
                   "seed": seed, "temperatures": sorted({t for step in steps for t in step.get("temperatures", ())}),
-                  "glm_program": str(glm_program) if arm.startswith("glm") and glm_program is not None else None}
+                  "glm_program": str(glm_program) if arm.startswith("glm") and glm_program is not None else None,
+                  "trace": _trace(steps)}
         with lock, path.open("a") as f:
             f.write(json.dumps(record) + "\n")
         if progress is not None:

@@ -52,3 +52,13 @@ def contains_observation(value: Any) -> bool:
             seen.add(id(item))
             stack.extend(item.values() if type(item) is dict else item)
     return False
+
+
+EMPTY_OUTPUTS = ("[]", "set()", "{}", "()", "none", "''", '""')
+
+
+def is_empty_output(output: str) -> bool:
+    """Whether a snippet printed only empty results ("[]", "None", ...): a path that found
+    nothing, not an answer (an empty list printed as the answer was a frequent wrong answer)."""
+    lines = [line.strip().lower() for line in output.splitlines() if line.strip()]
+    return bool(lines) and all(line in EMPTY_OUTPUTS for line in lines)

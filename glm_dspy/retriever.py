@@ -42,6 +42,7 @@ from graphs.store import GraphStore
 from graphs.node_info import node_records, render_vertex_chunk
 
 DEFAULT_NUM_NEIGHBOURS = 10
+MAX_PATH_HINTS = 3  # calls one "no such name" message suggests (Retriever._one_hop_further)
 Node = tuple[str, str]  # (type, id) of a node known to exist
 Item = Node | Observation | None  # an id's place in a call: its node, its answer, or empty (Retriever._nodes)
 
@@ -136,7 +137,27 @@ class Retriever:
         if guess := closest_name(name, valid_other):
             use = "NeighbourCheck" if other == "neighbour type" else "NodeFeature"
             return f"{text} ({guess!r} is a {other}: use {use}({ids_text}, {guess!r}))"
+        if paths := self._one_hop_further(type_name, name, function, ids_text):
+            return f"{text}; {name!r} is one step further, through a neighbour: {' or '.join(paths)}"
         return f"{text}; neighbour types (NeighbourCheck): {valid_other}" if what == "feature" else text
+
+    def _one_hop_further(self, type_name: str, name: str, function: str, ids_text: str) -> list[str]:
+        """The calls that reach `name` (a feature or neighbour type some other node type has)
+        through one neighbour of a `type_name` node: NodeFeature(NeighbourCheck(id, 'paper'),
+        'year'); at most MAX_PATH_HINTS, so the message stays short on a large schema."""
+        schema = self.store.schema
+        paths = []
+        for relation in schema.neighbour_types(type_name):
+            targets = {dst for src, dst in schema.relations[relation] if src == type_name}
+            if any(name in schema.node_types[t].features for t in targets):
+                use = function if function in ("NodeFeature", "NodeInfo") else "NodeFeature"
+            elif any(name in schema.neighbour_types(t) for t in targets):
+                use = function if function in ("NeighbourCheck", "NodeDegree") else "NeighbourCheck"
+            else:
+                continue
+            call = f"{use}(NeighbourCheck({ids_text}, {relation!r}), {name!r})"
+            paths.append(f"sum({call})" if use == "NodeDegree" else call)
+        return paths[:MAX_PATH_HINTS]
 
     def _nodes(self, function: str, ids: Any, name: Any = None,
                what: str | None = None) -> tuple[list[Item], bool] | Observation:

@@ -36,3 +36,10 @@ def test_missing_fields_still_fail():
 
 def test_no_json_fallback():
     assert GLMAdapter().use_json_adapter_fallback is False
+
+
+def test_a_marker_after_text_on_the_same_line_ends_the_field():
+    code = 'print(NodeInfo(RetrieveNode("Niels Bohr")))'
+    assert GLMAdapter().parse(Act, f"[[ ## code ## ]]\n{code}[[ ## completed ## ]]")["code"] == code
+    parsed = GLMAdapter().parse(Reason, reason_output("True", "1903 [[ ## missing_information ## ]]"))
+    assert parsed["answer"] == "1903"

@@ -86,7 +86,7 @@ def assert_healthy(executor):
     ("a = set(NeighbourCheck('p1', 'author'))\n"
      "print(sorted(a.intersection(NeighbourCheck('p2', 'author'))))", "['a2', 'a3']\n", 2),
     ("degrees = [NodeDegree(p) for p in ['p1', 'p2', 'p3']]\nprint(sum(degrees) / len(degrees))",
-     "2.0\n", 3),
+     "2\n", 3),
     ("d = {'b': 2, 'a': 1}\nfor k, v in sorted(d.items(), key=lambda kv: kv[1]):\n"
      "    print(k, v)", "a 1\nb 2\n", 0),
     ("counts = {}\nfor n in ['x', 'y', 'x']:\n    counts[n] = counts.get(n, 0)\n"
@@ -103,6 +103,7 @@ def assert_healthy(executor):
      "['a', 'b']x {'k': None}\n", 0),
     ("try:\n    Broken('x')\nexcept ValueError as e:\n    print('caught', e.args[0])",
      "caught Broken: node 'x' does not exist\n", 1),
+    ("print(round(2014.6, 0), 7 / 2, 6 / 2, [1.0])", "2015 3.5 3 [1.0]\n", 0),  # an integral float prints as an int
     ("", "", 0),
 ])
 def test_normal_snippets(executor, code, output, num_calls):

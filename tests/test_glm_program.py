@@ -84,7 +84,7 @@ def test_iterative_path_grows_the_notebook(program, tiny_graph):
 
 
 def test_failing_snippet_is_repaired_with_code_and_error(program):
-    broken = 'print(NodeFeatur("p1", "year"))'
+    broken = 'print(NodeFeature("p1", "year") + undefined)'  # nothing autofix can mend
     prediction, lm = run(program, [{"kind": "deterministic"}, {"code": broken}, {"code": P1_YEAR}])
     assert prediction.answer == "1843" and agents(prediction) == ["classify", "act", "act"]
     assert "NameError" in prediction.steps[1]["error"]
@@ -159,9 +159,9 @@ def test_retrieval_error_is_categorized_and_fed_back(tiny_graph):
 
 def test_an_observation_in_an_f_string_is_still_an_observation(tiny_graph):
     program = GLM(tiny_graph, max_steps=1, max_repairs=0, act_first=False)
-    labelled = {"code": 'print(f"year: {NodeFeature(\'p1\', \'years\')}")'}
+    labelled = {"code": 'print(f"year: {NodeFeature(\'p1\', \'colour\')}")'}
     prediction, _ = run(program, [{"kind": "deterministic"}, labelled, reason(False, missing="m"), labelled])
-    assert prediction.steps[1]["output"].startswith("year: paper node p1 has no feature 'years'")
+    assert prediction.steps[1]["output"].startswith("year: paper node p1 has no feature 'colour'")
     assert agents(prediction) == ["classify", "act", "reason", "act"]  # not taken as the answer
 
 
@@ -261,7 +261,7 @@ def attempts(prediction):
 
 
 def test_act_steps_say_which_try_they_are_and_whether_it_printed_a_result(program):
-    broken = 'print(NodeFeatur("p1", "year"))'
+    broken = 'print(NodeFeature("p1", "year") + undefined)'
     prediction, _ = run(program, [{"kind": "deterministic"}, {"code": broken}, {"code": P1_YEAR}])
     assert attempts(prediction) == [("classify", 0, None), ("act", 0, False), ("act", 1, True)]
     assert act_first_tries(prediction.steps) == (1, 0)  # one request; its first snippet failed
@@ -297,3 +297,39 @@ def test_steps_recorded_before_attempts_existed_are_not_counted():
     graph = {"agent": "graph", "attempt": 0, "ok": None}
     assert act_first_tries([old, graph]) == (0, 0)
     assert act_first_tries([old | {"attempt": 0, "ok": True}, old | {"attempt": 1, "ok": True}]) == (1, 1)
+
+
+def test_a_mechanical_mistake_is_fixed_without_an_llm_call(tiny_graph):
+    program = GLM(tiny_graph, max_repairs=1)
+    broken = 'paper = RetrieveNode("Notes on the Analytical Engine")\nprint(NodeFeatur(papers, "years"))'
+    prediction, lm = run(program, [{"kind": "deterministic"}, {"code": broken}])
+    assert prediction.answer == "1843" and agents(prediction) == ["classify", "act", "graph"]
+    assert prediction.num_calls == 2 and len(lm.history) == 2
+    assert prediction.steps[2]["code"] == ("paper = RetrieveNode('Notes on the Analytical Engine')\n"
+                                          "print(NodeFeature(paper, 'year'))")
+    assert act_first_tries(prediction.steps) == (1, 0)  # Act's own first try still failed
+
+
+def test_autofix_can_be_switched_off(tiny_graph):
+    program = GLM(tiny_graph, max_repairs=1, autofix=False)
+    prediction, _ = run(program, [{"kind": "deterministic"}, {"code": 'print(NodeFeatur("p1", "year"))'},
+                                  {"code": P1_YEAR}])
+    assert prediction.answer == "1843" and agents(prediction) == ["classify", "act", "act"]
+
+
+@pytest.mark.parametrize("code", ["print([])", "print(set())\nprint(None)",
+                                  'print(NodeFeature(RetrieveNode("Ada Lovelace"), "name"))'])
+def test_an_empty_result_or_the_requests_own_words_is_not_an_answer(tiny_graph, code):
+    program = GLM(tiny_graph, max_repairs=0)
+    question = "Which papers did Ada Lovelace review?"
+    prediction, _ = run(program, [{"kind": "deterministic"}, {"code": code}, reason(True, answer="none found")],
+                        question=question)
+    assert agents(prediction)[:2] == ["classify", "act"] and prediction.steps[1]["ok"] is False
+    assert prediction.answer == "none found"  # Reason answered, from the chunks of what was found, if anything
+
+
+def test_a_choice_among_the_requests_own_words_is_an_answer(tiny_graph):
+    code = 'print(NodeFeature(RetrieveNode("Ada Lovelace"), "name"))'
+    prediction, _ = run(GLM(tiny_graph), [{"kind": "deterministic"}, {"code": code}],
+                        question="Who wrote more papers, Ada Lovelace or Charles Babbage?")
+    assert prediction.answer == "Ada Lovelace"

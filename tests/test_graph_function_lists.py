@@ -149,3 +149,26 @@ def test_a_message_is_not_walked_as_a_list(nobel_graph, code):
     result = nobel_graph.executor().run(code)
     assert not result.is_ok and result.output == ""
     assert result.error.startswith("TypeError: a graph function answered with a message, not a list: laureate")
+
+
+def test_joining_one_value_prints_the_value_not_its_characters(nobel_graph):
+    # NodeFeature of one id is one str; joining it as if it were the list of a list of ids
+    # would print "M, a, r, i, e, ..." as a result
+    result = nobel_graph.executor().run('print(", ".join(NodeFeature(RetrieveNode("Marie Curie"), "name")))')
+    assert result.is_ok and result.output.strip() == "Marie Curie"
+    result = nobel_graph.executor().run('print(", ".join(NodeFeature(["l6", "l5"], "name")))')
+    assert result.is_ok and ", " in result.output.strip()
+
+
+def test_a_name_one_step_further_is_shown_with_the_path_to_it(nobel_graph):
+    r = nobel_graph.retriever
+    curie = r.retrieve_node("Marie Curie")
+    assert r.node_feature(curie, "city") == (
+        f"laureate node {curie} has no feature 'city'; features: {sorted(nobel_graph.schema.node_types['laureate'].features)}"
+        f"; 'city' is one step further, through a neighbour: NodeFeature(NeighbourCheck({curie!r}, 'institution'), 'city')")
+    country = r.retrieve_node("Sweden")
+    message = r.node_degree(country, "born_laureate")
+    assert message.endswith("through a neighbour: sum(NodeDegree(NeighbourCheck('country_sweden', 'city'), "
+                            "'born_laureate'))")
+    result = nobel_graph.executor().run(f"print({message.rsplit(': ', 1)[1]})")  # the suggested call runs
+    assert result.is_ok and int(result.output) > 10

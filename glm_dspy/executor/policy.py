@@ -106,11 +106,16 @@ def guarded_getattr(obj: Any, name: str) -> Any:
 
 
 def _join_of(separator: str) -> Callable[[Any], str]:
-    """`separator.join`, except that joining a graph function's message raises its own TypeError
-    (Observation.__iter__: the message) instead of str.join's "can only join an iterable"."""
+    """`separator.join`, except for two mistakes a snippet makes when it takes one value for a list:
+    joining a graph function's message raises its own TypeError (Observation.__iter__: the
+    message) instead of str.join's "can only join an iterable"; joining a plain str gives the str
+    itself, as a list of that one value would, not its characters ("R, e, v, ..."): NodeFeature
+    of one id returns one value where the snippet expected the list of a list of ids."""
     def join(items: Any) -> str:
         if isinstance(items, Observation):
             iter(items)
+        if isinstance(items, str):
+            return str.__str__(items)
         return separator.join(items)
 
     return join

@@ -12,6 +12,14 @@ class OutputLimitError(BaseException):
     swallow it; the collector also remembers the overflow, so even a bare `except:` cannot."""
 
 
+def _text(obj: Any) -> str:
+    """What print writes for `obj`: str(obj), except that a float with an integral value prints
+    as an int (`round(2014.6, 0)` prints 2015, not 2015.0: an answer, not a float's repr)."""
+    if type(obj) is float and obj.is_integer():
+        return str(int(obj))
+    return str(obj)
+
+
 class PrintCollector:
     """Collects everything one run prints. Invariant: `len(text()) <= max_chars`; the first
     write that would pass the limit stores what fits, sets `overflowed` and raises.
@@ -68,7 +76,7 @@ class PrintCollector:
         if not isinstance(sep, (str, type(None))) or not isinstance(end, (str, type(None))):
             raise TypeError("print() sep and end must be strings")
         sep = " " if sep is None else sep
-        text = sep.join(str(o) for o in objects) + ("\n" if end is None else end)
+        text = sep.join(_text(o) for o in objects) + ("\n" if end is None else end)
         if text and not text.isspace():
             self._classify(objects, text[:self.max_chars])
         self.write(text)

@@ -18,11 +18,12 @@ from glm_dspy.signatures import Act
 
 
 class ActAgent(dspy.Module):
-    def __init__(self, graph_context: str = "", max_tokens: int = 256, grammar: str | None = None):
+    def __init__(self, graph_context: str = "", max_tokens: int = 256, grammar: str | None = None,
+                 demos: list[dspy.Example] | None = None):
         super().__init__()
         self.grammar = grammar
         self.predict = dspy.Predict(Act, max_tokens=max_tokens)
-        self.predict.demos = list(ACT_DEMOS)
+        self.predict.demos = list(ACT_DEMOS if demos is None else demos)  # glm_dspy/graph_demos.py fits them to a graph
         self.graph_context = graph_context
         self._signature_cache: tuple[str, type[dspy.Signature]] | None = None
 

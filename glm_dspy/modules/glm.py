@@ -12,12 +12,17 @@ With `act_first` (the default) the loop opens with Act on the question itself: R
 empty notebook can only ask for information, and its request is a paraphrase of the
 question, so that call is skipped (one LLM call fewer per non-deterministic question).
 
-A snippet that fails (an error, nothing printed, or only graph-function observations such
-as "no node with id ...") goes back to Act with its code and error, at most `max_repairs`
-times (paper §6.1); a repair that repeats the failing code verbatim ends the repairs (it
-would fail the same way). When the repairs are spent, the vertex chunks of the nodes the
-failed snippets did find with RetrieveNode go into the notebook instead: the entity was
-right even if the path through the graph was not, and its chunk often holds the answer.
+A snippet that fails (an error, nothing printed, only empty results such as "[]", only
+graph-function observations such as "no node with id ...", or only a name the request itself
+holds) is first repaired by GLM itself where the mistake is mechanical (glm_dspy/autofix.py: an
+undefined name close to a defined one, a feature or neighbour type close to the graph's own;
+no LLM call). Then it may go back to Act with its code and error, at most `max_repairs` times
+(paper §6.1; off by default: the 0.5B model copied the failing snippet in most repairs and
+fixed about 1 in 100, docs/benchmarks.md); a repair that repeats the failing code verbatim
+ends the repairs (it would fail the same way). When the repairs are spent, the vertex chunks
+of the nodes the failed snippets did find with RetrieveNode go into the notebook instead: the
+entity was right even if the path through the graph was not, and its chunk often holds the
+answer.
 Reason asking again for something that could not be found ends the loop (no progress)
 instead of spending the remaining steps. A deterministic question whose snippet still fails
 falls back to the notebook loop, starting from those chunks. Unparseable agent output is
@@ -31,25 +36,31 @@ import uuid
 import dspy
 
 from glm_dspy.adapter import GLMAdapter
+from glm_dspy.autofix import autofix
+from glm_dspy.fewshot import ACT_DEMOS
+from glm_dspy.graph_demos import act_demos
 from glm_dspy.function_docs import graph_context
 from glm_dspy.modules.act import ActAgent
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.classify import ClassifyAgent
 from glm_dspy.modules.reason import ReasonAgent
 from glm_dspy.notebook import Notebook
-from glm_dspy.observation import Observation
+from glm_dspy.observation import Observation, is_empty_output
 from glm_dspy.lm.query import query_context
 from graphs.node_info import CHUNK_OPENING
 from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
 
 DEFAULT_MAX_STEPS = 10
-DEFAULT_MAX_REPAIRS = 1  # 2 repairs answered the same 10 Nobel eval questions with 9% more calls (docs/benchmarks.md)
+# Act's own repairs: in 97 repairs on the Nobel and synthetic dev samples the 0.5B model copied the
+# failing snippet 68 times and fixed it about once (docs/benchmarks.md, "Repairs"); GLM's autofix stays on
+DEFAULT_MAX_REPAIRS = 0
 
 
 class GLM(dspy.Module):
     def __init__(self, graph=None, *, max_steps: int = DEFAULT_MAX_STEPS, max_repairs: int = DEFAULT_MAX_REPAIRS,
                  executor=None, accept_grounded_answers: bool = True, act_first: bool = True,
-                 kind: str | None = None, constrained: bool = False, compiled: str | None = "default"):
+                 kind: str | None = None, constrained: bool = False, compiled: str | None = "default",
+                 autofix: bool = True, fitted_demos: bool = True):
         """`compiled`: "default" loads the compiled program shipped for the configured LM's model
         (optimize/compiled/glm-<model>.json, only when its metadata names that model; else the
         hand-written program), None (or "none") the hand-written program, a path that file
@@ -64,10 +75,15 @@ class GLM(dspy.Module):
         self.constrained = constrained
         self.classify = ClassifyAgent(constrained=constrained)
         self.reason = ReasonAgent(constrained=constrained)
+        # fitted_demos: Act's demos are those that fit the graph, filled up with demos written from it
+        # (glm_dspy/graph_demos.py); else the hand-written ones as they are
         self.act = ActAgent(graph_context(graph.schema) if graph is not None else "",
-                            grammar=graph.act_grammar() if constrained and graph is not None else None)
+                            grammar=graph.act_grammar() if constrained and graph is not None else None,
+                            demos=act_demos(graph, ACT_DEMOS, repairs=max_repairs > 0)
+                            if fitted_demos and graph is not None else None)
         self.max_steps = max_steps
         self.max_repairs = max_repairs
+        self.autofix = autofix  # GLM repairs mechanical mistakes in a failing snippet itself (glm_dspy/autofix.py)
         self.accept_grounded_answers = accept_grounded_answers
         self.act_first = act_first
         self.kind = kind  # None: Classify decides; else every question takes this path, no Classify call
@@ -166,6 +182,8 @@ class GLM(dspy.Module):
     def _act(self, request: str, log: StepLog) -> tuple[str | None, str | None, str | None]:
         """Write and run a snippet for `request`, repairing it on failure.
 
+        A failing snippet is first repaired by GLM itself (glm_dspy/autofix.py: mechanical
+        mistakes, no LLM call, a "graph" step), then by Act, at most `max_repairs` times.
         Returns (output, error category, found): on failure `found` is the vertex chunks of
         the nodes the failed snippets retrieved (None if they retrieved none). Each act step
         says its `attempt` (0, then 1.. for repairs) and `ok`: True only for the snippet whose
@@ -180,27 +198,57 @@ class GLM(dspy.Module):
             log.add(step)
             if prediction is None:
                 return None, UNEXPECTED_OUTPUT, None
-            step.code = prediction.code
-            if previous_code and prediction.code.strip() == previous_code.strip():
+            step.code = code = prediction.code
+            if previous_code and code.strip() == previous_code.strip():
                 step.error = "repeated the failing snippet; not run again"
                 break
-            result = self._executor().run(prediction.code)
-            output = result.output.strip()
-            step.output, step.error = output, result.error
-            if result.is_ok and output and not result.is_observation_only:
+            output, failure = self._run(code, request, step, retrieved)
+            if failure is None:
                 step.ok = True
                 return output, None, None
-            retrieved.update((value, None) for name, value in result.calls
-                             if name == "RetrieveNode" and isinstance(value, str)
-                             and not isinstance(value, Observation))
-            previous_code = prediction.code
-            if not result.is_ok:
-                error, category = result.error, CODE_ERROR
-            elif not output:
-                error, category = "the snippet printed nothing; print the result", CODE_ERROR
-            else:
-                error, category = f"the graph functions answered: {output[:300]}", RETRIEVAL_ERROR
+            if self.autofix and (fixed := self._autofix(code)) is not None:
+                fix_step = Step("graph", code=fixed)
+                log.add(fix_step)
+                output, fixed_failure = self._run(fixed, request, fix_step, retrieved)
+                if fixed_failure is None:
+                    return output, None, None
+                code, failure = fixed, fixed_failure
+            previous_code, (error, category) = code, failure
         return None, category, self._chunks(list(retrieved), log)
+
+    def _run(self, code: str, request: str, step: Step,
+             retrieved: dict[str, None]) -> tuple[str, tuple[str, str] | None]:
+        """Run `code`; record its output and error in `step` and the ids RetrieveNode returned in
+        `retrieved`. Returns (output, None) for a real result, else (output, (error for the
+        repair, error category)): an error, nothing printed, only empty results, only
+        graph-function observations, or only the request's own words."""
+        result = self._executor().run(code)
+        output = result.output.strip()
+        step.output, step.error = output, result.error
+        retrieved.update((value, None) for name, value in result.calls
+                         if name == "RetrieveNode" and isinstance(value, str) and not isinstance(value, Observation))
+        if not result.is_ok:
+            return output, (result.error, CODE_ERROR)
+        if not output:
+            return output, ("the snippet printed nothing; print the result", CODE_ERROR)
+        if result.is_observation_only:
+            return output, (f"the graph functions answered: {output[:300]}", RETRIEVAL_ERROR)
+        if is_empty_output(output):
+            return output, (f"the snippet printed {output}: that path through the graph found nothing. "
+                            "Check each neighbour type against the graph description, and that each step "
+                            "starts from the entity the previous step found", RETRIEVAL_ERROR)
+        if _echoes(output, request):
+            return output, (f"the snippet printed {output!r}, which the request itself names; print what the "
+                            "request asks about it: its neighbours of the right type, or a feature",
+                            RETRIEVAL_ERROR)
+        return output, None
+
+    def _autofix(self, code: str) -> str | None:
+        if self.graph is None:
+            return None
+        schema = self.graph.schema
+        features = {f for node_type in schema.node_types.values() for f in node_type.features}
+        return autofix(code, features, schema.relations)
 
     def _chunks(self, ids: list[str], log: StepLog) -> str | None:
         """The vertex chunks of `ids`, fetched by a snippet GLM writes itself (no LLM call)."""
@@ -217,6 +265,15 @@ def _text(value) -> str:
     """An output field's text; the placeholders small models write for "nothing" read as empty."""
     text = str(value or "").strip()
     return "" if text.lower() in ("none", "n/a", "null", "empty", '""') else text
+
+
+def _echoes(output: str, request: str) -> bool:
+    """Whether a snippet printed only a name the request itself holds ("In which venue did X
+    publish ...?" -> "X"): the snippet stopped at the entity it retrieved. Not for a request
+    that offers a choice ("... X or Y?"), whose answer is one of its own words."""
+    text = output.strip().lower()
+    return ("\n" not in text and len(text) >= 4 and not text.replace(".", "", 1).isdigit()
+            and text in request.lower() and " or " not in request.lower())
 
 
 def _grounded(answer: str, notebook: str) -> bool:

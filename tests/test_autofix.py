@@ -1,0 +1,56 @@
+"""autofix: GLM's own repairs of mechanical mistakes in a snippet, checked on the real Nobel graph."""
+
+import pytest
+
+from glm_dspy.autofix import autofix
+
+FEATURES = ["birth_date", "category", "city", "name", "year"]
+NEIGHBOUR_TYPES = ["birth_city", "institution", "laureate", "mentor", "prize", "student"]
+
+
+def fix(code):
+    return autofix(code, FEATURES, NEIGHBOUR_TYPES)
+
+
+@pytest.mark.parametrize("code, fixed", [
+    # an undefined variable close to one the snippet assigns
+    ('bohr = RetrieveNode("Niels Bohr")\nprint(NodeFeature(bohrs, "name"))',
+     "bohr = RetrieveNode('Niels Bohr')\nprint(NodeFeature(bohr, 'name'))"),
+    # an undefined function close to a graph function or builtin
+    ('print(NodeDegree(RetrieveNodes("Niels Bohr"), "student"))',
+     "print(NodeDegree(RetrieveNode('Niels Bohr'), 'student'))"),
+    ('print(NodeFeature(MentorCheck(RetrieveNode("Robert Gesell"), "mentor"), "name"))',
+     "print(NodeFeature(NeighbourCheck(RetrieveNode('Robert Gesell'), 'mentor'), 'name'))"),
+    ('print(lenn(NeighbourCheck("l6", "prize")))', "print(len(NeighbourCheck('l6', 'prize')))"),
+    # a feature or neighbour type close to the graph's own
+    ('print(NeighbourCheck("l6", "prizes"))', "print(NeighbourCheck('l6', 'prize'))"),
+    ('print(NodeFeature("l6", "birth date"))', "print(NodeFeature('l6', 'birth_date'))"),
+    ('print(f"{NodeDegree(\'l6\', \'Students\')}")', "print(f\"{NodeDegree('l6', 'student')}\")"),
+    # NodeInfo's second argument says what was wanted
+    ('print(NodeInfo("l6", "prize"))', "print(NodeInfo(NeighbourCheck('l6', 'prize')))"),
+    ('print(NodeInfo("l6", "birth_date"))', "print(NodeFeature('l6', 'birth_date'))"),
+    ('print(NodeInfo("l6", "colour"))', "print(NodeInfo('l6'))"),
+])
+def test_mechanical_mistakes_are_undone(code, fixed):
+    assert fix(code) == fixed
+
+
+@pytest.mark.parametrize("code", [
+    'print(NodeFeature(RetrieveNode("Niels Bohr"), "birth_date"))',  # nothing wrong
+    "print(undefined)",  # nothing close to use instead
+    'print(NeighbourCheck("l6", "colour"))',  # no name close to it
+    "for x in range(3):\n    print(x)",
+    "print(",  # does not parse: left to the executor's SyntaxError
+])
+def test_a_snippet_with_nothing_to_fix_is_left_alone(code):
+    assert fix(code) is None
+
+
+def test_the_fixed_snippet_runs_on_the_real_graph(nobel_graph):
+    schema = nobel_graph.schema
+    features = {f for t in schema.node_types.values() for f in t.features}
+    broken = 'curie = RetrieveNode("Marie Curie")\nprint(", ".join(NodeFeature(NeighbourCheck(curies, "prizes"), "name")))'
+    executor = nobel_graph.executor()
+    assert not executor.run(broken).is_ok
+    result = executor.run(autofix(broken, features, schema.relations))
+    assert result.is_ok and "Nobel Prize in Physics 1903" in result.output
