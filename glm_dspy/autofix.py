@@ -7,8 +7,13 @@ though, and the graph's schema is enough to undo them. Each rule rewrites the sn
 
 * an undefined name close to one the snippet can use: a variable it assigns (`citation` ->
   `citations`), a graph function or a builtin (`RetrieveNodes` -> `RetrieveNode`);
-* a feature or neighbour-type argument the graph does not have, close to one it has
-  (`"prizes"` -> `"prize"`, `"birth city"` -> `"birth_city"`);
+* a feature or neighbour-type argument the graph does not have, close to one it has in
+  spelling (`"prizes"` -> `"prize"`, `"birth city"` -> `"birth_city"`) or, given a
+  `NameMatcher`, in meaning (`"husband"` -> `"spouse"`, `"award"` -> `"prize"`): the graph's
+  name nearest by the RetrieveNode embedder, when it is near enough and clearly nearer than
+  the next one (SEMANTIC_MIN, SEMANTIC_MARGIN; a mapping can still be wrong, "teacher" ->
+  "student" is refused only by the margin);
+* `len(NodeInfo(ids))`, the length of a text: `len(ids)`, the number of nodes;
 * `NodeInfo(ids, name)`, which takes one argument: `NodeInfo(NeighbourCheck(ids, name))` for a
   neighbour type, `NodeFeature(ids, name)` for a feature, else `NodeInfo(ids)`.
 
@@ -20,7 +25,9 @@ from __future__ import annotations
 
 import ast
 import difflib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+
+import numpy as np
 
 from glm_dspy.executor.policy import SAFE_BUILTINS
 from glm_dspy.graph_arguments import closest_name
@@ -32,14 +39,47 @@ CALLABLE_CUTOFF = 0.6  # MentorCheck -> NeighbourCheck is 0.64
 VARIABLE_CUTOFF = 0.75
 
 
-def autofix(code: str, features: Iterable[str], neighbour_types: Iterable[str]) -> str | None:
+SEMANTIC_MIN = 0.6  # cosine of the nearest name ("husband" ~ "spouse" 0.87, "mother" ~ "parents" 0.67)
+SEMANTIC_MARGIN = 0.1  # over the second nearest ("university": institution 0.73, student 0.65: refused)
+
+
+class NameMatcher:
+    """The graph name nearest in meaning to a name it does not have, by an embedder (`encode(texts)`)."""
+
+    def __init__(self, names: Iterable[str], embedder):
+        self.names = sorted(set(names))
+        self.embedder = embedder
+        self._vectors = _unit(embedder.encode([_words(n) for n in self.names])) if len(self.names) > 1 else None
+
+    def __call__(self, name: str) -> str | None:
+        if self._vectors is None or not name.strip():
+            return None
+        scores = self._vectors @ _unit(self.embedder.encode([_words(name)]))[0]
+        first, second = np.argsort(-scores)[:2]
+        if scores[first] >= SEMANTIC_MIN and scores[first] - scores[second] >= SEMANTIC_MARGIN:
+            return self.names[first]
+        return None
+
+
+def _words(name: str) -> str:
+    return name.replace("_", " ").strip()
+
+
+def _unit(vectors) -> np.ndarray:
+    vectors = np.asarray(vectors, dtype=np.float32)
+    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+
+
+def autofix(code: str, features: Iterable[str], neighbour_types: Iterable[str],
+            matcher: Callable[[str], str | None] | None = None) -> str | None:
     """`code` with its mechanical mistakes undone (module docstring), or None if it has none
-    that a rule fixes (or does not parse). `features` and `neighbour_types`: all the graph's."""
+    that a rule fixes (or does not parse). `features` and `neighbour_types`: all the graph's;
+    `matcher`: a `NameMatcher` over them, for names wrong in meaning rather than spelling."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
         return None
-    fixer = _Fixer(_defined_names(tree), set(features), set(neighbour_types))
+    fixer = _Fixer(_defined_names(tree), set(features), set(neighbour_types), matcher)
     tree = ast.fix_missing_locations(fixer.visit(tree))
     return ast.unparse(tree) if fixer.changed else None
 
@@ -60,7 +100,9 @@ def _defined_names(tree: ast.AST) -> set[str]:
 
 
 class _Fixer(ast.NodeTransformer):
-    def __init__(self, defined: set[str], features: set[str], neighbour_types: set[str]):
+    def __init__(self, defined: set[str], features: set[str], neighbour_types: set[str],
+                 matcher: Callable[[str], str | None] | None):
+        self.matcher = matcher
         self.variables = sorted(defined)
         self.known = defined | set(SNIPPET_NAMES)
         self.callables = sorted(self.known)
@@ -77,11 +119,15 @@ class _Fixer(ast.NodeTransformer):
         function = node.func.id if isinstance(node.func, ast.Name) else None
         if function in NAMED_FUNCTIONS and len(node.args) == 2 and _is_text(node.args[1]):
             name = node.args[1].value
-            if name not in self.names and (guess := closest_name(name, self.names)):
+            if name not in self.names and (guess := self._name(name)):
                 node.args[1] = ast.Constant(guess)
                 self.changed = True
         if function == "NodeInfo" and len(node.args) == 2:
             return self._node_info(node)
+        if (function == "len" and len(node.args) == 1 and isinstance(inner := node.args[0], ast.Call)
+                and isinstance(inner.func, ast.Name) and inner.func.id == "NodeInfo" and len(inner.args) == 1):
+            node.args = [inner.args[0]]  # len(NodeInfo(ids)) counts characters: len(ids) counts the nodes
+            self.changed = True
         return node
 
     def _node_info(self, node: ast.Call) -> ast.Call:
@@ -90,13 +136,17 @@ class _Fixer(ast.NodeTransformer):
         self.changed = True
         text = name.value if _is_text(name) else None
         if text is not None and text not in self.names:
-            text = closest_name(text, self.names)
+            text = self._name(text)
         if text in self.neighbour_types:
             neighbours = ast.Call(ast.Name("NeighbourCheck", ast.Load()), [ids, ast.Constant(text)], [])
             return ast.Call(ast.Name("NodeInfo", ast.Load()), [neighbours], [])
         if text in self.features:
             return ast.Call(ast.Name("NodeFeature", ast.Load()), [ids, ast.Constant(text)], [])
         return ast.Call(ast.Name("NodeInfo", ast.Load()), [ids], [])
+
+    def _name(self, name: str) -> str | None:
+        """The graph's name for `name`: close in spelling, else (with a matcher) in meaning."""
+        return closest_name(name, self.names) or (self.matcher(name) if self.matcher else None)
 
     def visit_Name(self, node: ast.Name) -> ast.Name:
         if isinstance(node.ctx, ast.Load) and node.id not in self.known:

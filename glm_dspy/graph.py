@@ -2,7 +2,8 @@
 
 A `Graph` owns the Kuzu store, the RetrieveNode index and the retriever built on them;
 `executor()` hands out a sandboxed snippet executor bound to the graph functions;
-`act_grammar()` is the grammar Act's snippets are decoded under, built once per graph.
+`act_grammar()` is the grammar Act's snippets are decoded under, and `name_matcher()` matches
+names the graph lacks to its own by meaning (autofix), each built once per graph.
 Closing the graph closes the executors it handed out.
 """
 
@@ -23,6 +24,18 @@ class Graph:
     retriever: Retriever
     _executors: list = field(default_factory=list)
     _act_grammar: str | None = None
+    _name_matcher: object | None = None
+
+    def name_matcher(self):
+        """The graph's feature and neighbour-type names, matched by meaning (glm_dspy/autofix.py
+        NameMatcher, on the RetrieveNode embedder); built once, None without a node index."""
+        if self._name_matcher is None and self.retriever.node_index is not None:
+            from glm_dspy.autofix import NameMatcher
+
+            schema = self.schema
+            names = {f for node_type in schema.node_types.values() for f in node_type.features} | set(schema.relations)
+            self._name_matcher = NameMatcher(names, self.retriever.node_index.embedder)
+        return self._name_matcher
 
     def act_grammar(self) -> str:
         """The grammar of Act's replies on this graph (glm_dspy/grammar/snippet.py), built once."""

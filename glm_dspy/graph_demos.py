@@ -32,14 +32,16 @@ MAX_NAME_CHARS = 100  # an entity a written demo names: a longer title makes a l
 def act_demos(graph, hand_written: list[dspy.Example], *, repairs: bool = True) -> list[dspy.Example]:
     """The demos of `hand_written` that fit `graph`, then written ones up to MIN_DEMOS (module
     docstring). A hand-written demo fits when its snippet names only the graph's features and
-    neighbour types and, run on the graph, prints a real result. `repairs=False` leaves out
-    the repair demos (those with a previous_code): with no repairs they are never the case at
-    hand, and the model copied their mistake (`RetrieveNodes`) into first tries."""
+    neighbour types and, run on the graph, prints a real result. `repairs=False` shows a
+    repair demo (one with a previous_code) as a first try, without the failed code: with no
+    repairs that case never comes up, and the model copied the failed code's mistake
+    (`RetrieveNodes`) into first tries; its fixed snippet still shows a pattern (a count)."""
     schema = graph.schema
     names = {f for t in schema.node_types.values() for f in t.features} | set(schema.relations)
     executor = graph.executor(timeout_s=DEMO_TIMEOUT_S)
-    kept = [demo for demo in hand_written
-            if (repairs or not demo.previous_code) and _names_in(demo.code) <= names and _runs(executor, demo.code)]
+    if not repairs:
+        hand_written = [demo.copy(previous_code="", error="") if demo.previous_code else demo for demo in hand_written]
+    kept = [demo for demo in hand_written if _names_in(demo.code) <= names and _runs(executor, demo.code)]
     missing = MIN_DEMOS - sum(1 for demo in kept if not demo.previous_code)
     written = [demo for demo in written_demos(graph) if _runs(executor, demo.code)] if missing > 0 else []
     return kept + written[:max(missing, 0)]

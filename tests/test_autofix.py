@@ -30,6 +30,7 @@ def fix(code):
     ('print(NodeInfo("l6", "prize"))', "print(NodeInfo(NeighbourCheck('l6', 'prize')))"),
     ('print(NodeInfo("l6", "birth_date"))', "print(NodeFeature('l6', 'birth_date'))"),
     ('print(NodeInfo("l6", "colour"))', "print(NodeInfo('l6'))"),
+    ('print(len(NodeInfo(NeighbourCheck("l6", "prize"))))', "print(len(NeighbourCheck('l6', 'prize')))"),
 ])
 def test_mechanical_mistakes_are_undone(code, fixed):
     assert fix(code) == fixed
@@ -54,3 +55,14 @@ def test_the_fixed_snippet_runs_on_the_real_graph(nobel_graph):
     assert not executor.run(broken).is_ok
     result = executor.run(autofix(broken, features, schema.relations))
     assert result.is_ok and "Nobel Prize in Physics 1903" in result.output
+
+
+def test_a_name_wrong_in_meaning_is_matched_by_the_embedder(nobel_graph):
+    matcher = nobel_graph.name_matcher()
+    assert matcher("award") == "prize" and matcher("birthplace") == "birth_city"
+    assert matcher("university") is None  # institution 0.73 but student 0.65: not clearly nearer
+    assert matcher("colour") is None
+    broken = 'print(NodeFeature(NeighbourCheck(RetrieveNode("Marie Curie"), "award"), "name"))'
+    fixed = autofix(broken, FEATURES, NEIGHBOUR_TYPES, matcher)
+    assert fixed == "print(NodeFeature(NeighbourCheck(RetrieveNode('Marie Curie'), 'prize'), 'name'))"
+    assert autofix(broken, FEATURES, NEIGHBOUR_TYPES) is None  # spelling alone cannot tell

@@ -398,3 +398,13 @@ def test_a_graph_call_sees_the_snippets_deadline(executor):
     assert (result.output, result.error) == ("True\n", None)
     assert remaining_s() is None  # only while the call runs
 
+
+
+def test_len_of_a_vertex_chunk_is_an_error_that_says_how_to_count(executor):
+    from glm_dspy.executor.policy import VERTEX_CHUNK_OPENING
+    from graphs.node_info import CHUNK_OPENING
+
+    assert VERTEX_CHUNK_OPENING == CHUNK_OPENING
+    result = executor.run("print(len(NodeInfo(['a1', 'a2'])))")
+    assert not result.is_ok and result.error.startswith("TypeError: len() of NodeInfo's text counts its characters")
+    assert executor.run("print(len('abc'), len([1, 2]))").output == "3 2\n"

@@ -17,7 +17,9 @@ def test_a_demo_naming_what_the_graph_lacks_is_dropped(nobel_graph):
     requests = [demo.request for demo in demos]
     assert "the co-authors of Ada Lovelace" not in requests  # papers and authors: not in the Nobel graph
     assert [d for d in ACT_DEMOS if d.request != "the co-authors of Ada Lovelace"] == demos
-    assert not any(demo.previous_code for demo in act_demos(nobel_graph, ACT_DEMOS, repairs=False))
+    first_tries = act_demos(nobel_graph, ACT_DEMOS, repairs=False)
+    assert not any(demo.previous_code or demo.error for demo in first_tries)  # a repair demo shows as a first try
+    assert [demo.code for demo in first_tries] == [demo.code for demo in demos]
 
 
 def test_a_demo_that_prints_no_result_on_the_graph_is_dropped(nobel_graph):

@@ -49,9 +49,23 @@ _SAFE_BUILTIN_NAMES = (
     "frozenset", "int", "isinstance", "iter", "len", "list", "map", "max", "min", "next", "ord",
     "pow", "range", "repr", "reversed", "round", "set", "sorted", "str", "sum", "tuple", "zip",
 )
+# graphs/node_info.py CHUNK_OPENING (tests/test_executor.py checks): the worker does not import the graph modules
+VERTEX_CHUNK_OPENING = "[Node:"
+
+
+def _len(obj: Any) -> int:
+    """len, except on NodeInfo's text: its length in characters is never what a snippet wants
+    (`len(NodeInfo(NeighbourCheck(x, "prize")))` printed 216 as a count of prizes)."""
+    if isinstance(obj, str) and obj.startswith(VERTEX_CHUNK_OPENING):
+        raise TypeError("len() of NodeInfo's text counts its characters; count nodes with "
+                        "len(NeighbourCheck(ids, neighbour_type)) or NodeDegree(id, neighbour_type)")
+    return len(obj)
+
+
 SAFE_BUILTINS: dict[str, Any] = {
     "None": None, "True": True, "False": False,
     **{name: getattr(builtins, name) for name in _SAFE_BUILTIN_NAMES},
+    "len": _len,
     **SAFE_EXCEPTIONS,
 }
 

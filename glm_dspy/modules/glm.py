@@ -248,7 +248,7 @@ class GLM(dspy.Module):
             return None
         schema = self.graph.schema
         features = {f for node_type in schema.node_types.values() for f in node_type.features}
-        return autofix(code, features, schema.relations)
+        return autofix(code, features, schema.relations, self.graph.name_matcher())
 
     def _chunks(self, ids: list[str], log: StepLog) -> str | None:
         """The vertex chunks of `ids`, fetched by a snippet GLM writes itself (no LLM call)."""
