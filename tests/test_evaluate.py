@@ -112,12 +112,12 @@ def test_records_from_before_tiers_resume_with_the_tier_of_their_question(tiny_g
            "cached_tokens": 0, "completion_tokens": 1, "calls": 2, "started_at": 0.0, "finished_at": 1.0}
     (tmp_path / "results.jsonl").write_text(json.dumps(old) + "\n")
     lm = DummyLM([{"kind": "deterministic"}, {"code": 'print(NodeInfo("ghost"))'},
-                  {"code": 'print(NodeFeature(RetrieveNode("Ada Lovelace"), "name"))'}])
+                  {"finished": True, "answer": "Ada Lovelace", "missing_information": ""}])
     with dspy.context(lm=lm):
         records = run_eval(tiered, ["glm"], tiny_graph, tmp_path)
     assert len(lm.history) == 3  # only q2 was asked
     assert [(r["qid"], r["tier"], r.get("act_requests"), r.get("act_first_try_ok")) for r in records] == [
-        ("q1", "single_hop", None, None), ("q2", "multi_hop", 1, 0)]  # q2: right after one repair
+        ("q1", "single_hop", None, None), ("q2", "multi_hop", 1, 0)]  # q2: its snippet failed, Reason answered
     row = summarize(records, ["glm"])["glm"]
     # the old record counts for EM but not for the first-try share (its Act steps are unknown)
     assert row["em"] == 1.0 and (row["first_try"], row["act_requests"]) == (0.0, 1)

@@ -333,3 +333,9 @@ def test_a_choice_among_the_requests_own_words_is_an_answer(tiny_graph):
     prediction, _ = run(GLM(tiny_graph), [{"kind": "deterministic"}, {"code": code}],
                         question="Who wrote more papers, Ada Lovelace or Charles Babbage?")
     assert prediction.answer == "Ada Lovelace"
+
+
+def test_values_printed_one_per_line_are_one_list_answer(tiny_graph):
+    code = 'for author in ["Ada Lovelace", "Charles Babbage", "Ada Lovelace"]:\n    print(author)'
+    prediction, _ = run(GLM(tiny_graph), [{"kind": "deterministic"}, {"code": code}])
+    assert prediction.answer == "Ada Lovelace, Charles Babbage"

@@ -47,6 +47,7 @@ def test_written_demos_are_the_same_every_time(tiny_graph):
     assert first and first == [(d.request, d.code) for d in written_demos(tiny_graph)]  # a stable prompt prefix
 
 
-def test_glm_uses_the_fitted_demos_unless_told_not_to(nobel_graph):
-    assert GLM(nobel_graph, compiled=None).act.predict.demos == act_demos(nobel_graph, ACT_DEMOS, repairs=False)
-    assert GLM(nobel_graph, compiled=None, fitted_demos=False).act.predict.demos == ACT_DEMOS
+def test_glm_uses_the_fitted_demos_when_told_to(nobel_graph):
+    fitted = GLM(nobel_graph, compiled=None, fitted_demos=True).act.predict.demos
+    assert fitted == act_demos(nobel_graph, ACT_DEMOS, repairs=False)
+    assert GLM(nobel_graph, compiled=None).act.predict.demos == ACT_DEMOS

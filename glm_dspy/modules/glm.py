@@ -60,7 +60,7 @@ class GLM(dspy.Module):
     def __init__(self, graph=None, *, max_steps: int = DEFAULT_MAX_STEPS, max_repairs: int = DEFAULT_MAX_REPAIRS,
                  executor=None, accept_grounded_answers: bool = True, act_first: bool = True,
                  kind: str | None = None, constrained: bool = False, compiled: str | None = "default",
-                 autofix: bool = True, fitted_demos: bool = True):
+                 autofix: bool = True, fitted_demos: bool = False):
         """`compiled`: "default" loads the compiled program shipped for the configured LM's model
         (optimize/compiled/glm-<model>.json, only when its metadata names that model; else the
         hand-written program), None (or "none") the hand-written program, a path that file
@@ -76,7 +76,8 @@ class GLM(dspy.Module):
         self.classify = ClassifyAgent(constrained=constrained)
         self.reason = ReasonAgent(constrained=constrained)
         # fitted_demos: Act's demos are those that fit the graph, filled up with demos written from it
-        # (glm_dspy/graph_demos.py); else the hand-written ones as they are
+        # (glm_dspy/graph_demos.py); else the hand-written ones as they are. Off by default: on the
+        # Nobel and synthetic dev samples it lost 6 and 5 answers (docs/benchmarks.md, "Repairs and demos")
         self.act = ActAgent(graph_context(graph.schema) if graph is not None else "",
                             grammar=graph.act_grammar() if constrained and graph is not None else None,
                             demos=act_demos(graph, ACT_DEMOS, repairs=max_repairs > 0)
@@ -118,7 +119,7 @@ class GLM(dspy.Module):
             if kind == "deterministic":
                 output, category, found = self._act(question, log)
                 if category is None and not output.startswith(CHUNK_OPENING):
-                    answer = output
+                    answer = _as_answer(output)
                 elif category is None or found:  # a vertex chunk is read by Reason, not given as the answer
                     notebook.add(question, output if category is None else found)
             if answer is None and category != UNEXPECTED_OUTPUT:
@@ -265,6 +266,13 @@ def _text(value) -> str:
     """An output field's text; the placeholders small models write for "nothing" read as empty."""
     text = str(value or "").strip()
     return "" if text.lower() in ("none", "n/a", "null", "empty", '""') else text
+
+
+def _as_answer(output: str) -> str:
+    """A printed result as an answer: values printed one per line become one list, joined by
+    ", " as every answer's list is, each value once (a loop that prints each item)."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    return ", ".join(dict.fromkeys(lines)) if len(lines) > 1 else output.strip()
 
 
 def _echoes(output: str, request: str) -> bool:
