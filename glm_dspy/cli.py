@@ -148,7 +148,6 @@ def cmd_eval(args) -> int:
     from glm_dspy.configuration import configure
     from glm_dspy.evaluate import headline, run_eval, summarize, write_charts
     from glm_dspy.graph import open_graph
-    from glm_dspy.models import DEFAULT_MODEL
 
     arms = [a.strip() for a in args.programs.split(",") if a.strip()]
     questions = eval_questions(args)
@@ -160,16 +159,7 @@ def cmd_eval(args) -> int:
     with graph:
         with console.status("starting the engine" if args.server is None else f"connecting to {args.server}"):
             lm = configure(args.model, server=args.server)
-        from glm_dspy.models import strongest_fetched_model
-
-        judge_model = args.judge_model or strongest_fetched_model() or args.model
-        if judge_model in (args.model, None) or (args.model is None and judge_model == DEFAULT_MODEL):
-            judge_lm = lm
-        else:
-            from glm_dspy.lm import make_lm
-
-            with console.status(f"starting the judge model {judge_model}"):
-                judge_lm = make_lm(judge_model, cache=False)
+        judge_model, judge_lm = _judge(args, lm)
         console.print(f"judge: {judge_model or 'the model under test'}")
         with Progress(console=console) as bar:
             task = bar.add_task(f"{len(questions)} questions x {len(arms)} arms", total=len(questions) * len(arms))
@@ -274,7 +264,10 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--model", default=None)
     evaluate.add_argument("--server", default=None)
     evaluate.add_argument("--judge-model", default=None,
-                          help="default: the largest registered model already fetched (glm-dspy model fetch NAME)")
+                          help="default: the largest registered model already fetched (glm-dspy model fetch NAME) "
+                               "where it can run: on --judge-server, or in-process when the model under test is on "
+                               "--server; else the model under test")
+    evaluate.add_argument("--judge-server", default=None, help="URL of a vLLM OpenAI server running the judge model")
     evaluate.add_argument("--shuffle", action="store_true", help="shuffle the questions (by --seed) before --limit")
     evaluate.add_argument("--out", type=Path, default=Path("eval-out"), help="results.jsonl, charts; resumable")
     evaluate.add_argument("--seed", type=int, default=0)
@@ -282,6 +275,30 @@ def build_parser() -> argparse.ArgumentParser:
                           help=GLM_PROGRAM_HELP + "; its training questions are left out")
     evaluate.set_defaults(run=cmd_eval)
     return parser
+
+
+def _judge(args, lm):
+    """(judge model name, its LM) for eval: --judge-model on --judge-server, or in-process where
+    the model under test is not (one process runs at most one in-process vLLM engine: a second
+    one corrupted the heap, "free(): invalid next size"); by default the strongest fetched
+    model where that is possible, else the model under test."""
+    from glm_dspy.lm import make_lm
+    from glm_dspy.models import DEFAULT_MODEL, strongest_fetched_model
+
+    under_test = args.model or DEFAULT_MODEL
+    if args.judge_server is not None:
+        judge_model = args.judge_model or under_test
+        return judge_model, make_lm(judge_model, server=args.judge_server, cache=False)
+    judge_model = args.judge_model or strongest_fetched_model() or under_test
+    if judge_model == under_test or judge_model == args.model:
+        return judge_model, lm
+    if args.server is None:  # the model under test holds this process's engine
+        if args.judge_model is not None:
+            raise SystemExit(f"--judge-model {args.judge_model}: the model under test ({under_test}) runs in this "
+                             "process, and one process runs one vLLM engine; serve the judge (python -m "
+                             "vllm.entrypoints.openai.api_server) and pass --judge-server URL, or test over --server")
+        return under_test, lm  # the strongest fetched model would need a second engine: judge with the one running
+    return judge_model, make_lm(judge_model, cache=False)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -140,3 +140,26 @@ def test_missing_database_is_a_clear_error(tmp_path):
 def test_demo_retrieval_only(nobel_db):
     result = glm("demo", "--db", str(nobel_db), "--retrieval-only")
     assert result.returncode == 0 and "[Node:l6 " in result.stdout + result.stderr
+
+
+def test_the_judge_never_needs_a_second_in_process_engine(monkeypatch):
+    """Two in-process vLLM engines in one process corrupted the heap; the judge shares the engine or runs elsewhere."""
+    import argparse
+
+    import glm_dspy.lm
+    import glm_dspy.models
+
+    started = []
+    monkeypatch.setattr(glm_dspy.lm, "make_lm", lambda model, server=None, cache=False: started.append((model, server)) or model)
+    monkeypatch.setattr(glm_dspy.models, "strongest_fetched_model", lambda: "qwen2.5-coder-1.5b")
+
+    def judge(**given):
+        args = argparse.Namespace(**{"model": None, "server": None, "judge_model": None, "judge_server": None, **given})
+        return cli._judge(args, "under-test-lm")
+
+    assert judge() == ("qwen2.5-coder-0.5b", "under-test-lm") and started == []  # 1.5B fetched, but no second engine
+    with pytest.raises(SystemExit, match="one process runs one vLLM engine; serve the judge"):
+        judge(judge_model="qwen2.5-coder-1.5b")
+    assert judge(server="http://x") == ("qwen2.5-coder-1.5b", "qwen2.5-coder-1.5b")  # under test elsewhere: judge here
+    assert judge(judge_server="http://j") == ("qwen2.5-coder-0.5b", "qwen2.5-coder-0.5b")
+    assert started == [("qwen2.5-coder-1.5b", None), ("qwen2.5-coder-0.5b", "http://j")]
