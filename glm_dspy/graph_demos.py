@@ -26,6 +26,7 @@ from graphs.schema import DEGREE, GraphSchema, rel_table
 
 MIN_DEMOS = 5
 DEMO_TIMEOUT_S = 20.0
+LONG_TEXT_FEATURES = ("abstract", "motivation", "description", "keywords")  # not asked for in a lookup demo
 MAX_NAME_CHARS = 100  # an entity a written demo names: a longer title makes a long prompt
 
 
@@ -101,7 +102,7 @@ def _feature_demo(schema: GraphSchema, store) -> dspy.Example | None:
     """A lookup of a feature other than the label, on the type with the most such features."""
     for type_name, node_type in sorted(schema.node_types.items(), key=lambda kv: (-len(kv[1].features), kv[0])):
         label = node_type.text_feature
-        for feature in sorted(f for f in node_type.features if f != label and f in _SHORT_VALUE_FEATURES(node_type)):
+        for feature in sorted(f for f in node_type.features if f != label and f in _short_value_features(node_type)):
             rows = store.query(
                 f"MATCH (n:{identifier(type_name)}) WHERE n.{identifier(feature)} IS NOT NULL "
                 f"RETURN n.{identifier(label)} AS name ORDER BY n.{DEGREE}, n.id LIMIT 5") if label else []
@@ -112,7 +113,7 @@ def _feature_demo(schema: GraphSchema, store) -> dspy.Example | None:
     return None
 
 
-def _SHORT_VALUE_FEATURES(node_type) -> set[str]:
+def _short_value_features(node_type) -> set[str]:
     """Features whose values are short facts (dates, numbers, names), not long text such as an abstract."""
     return {name for name, kind in node_type.features.items()
             if not name.endswith(("abstract", "motivation", "description", "keywords"))}
