@@ -39,6 +39,8 @@ def shown(value: Any) -> str:
 
 def closest_name(name: str, valid: list[str]) -> str | None:
     """The valid name `name` most likely meant ('prizes', 'Prize', 'birth city' -> ...), or None."""
+    if len(name) > 2 * max(map(len, valid), default=0):
+        return None  # difflib's ratio is at most 2 * len(valid name) / (sum of lengths): never the cutoff
     key = name.strip().lower().replace(" ", "_").replace("-", "_")
     if key in valid:
         return key
