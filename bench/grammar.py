@@ -76,7 +76,6 @@ def main(argv: list[str] | None = None) -> int:
     import glm_dspy
     from glm_dspy.adapter import GLMAdapter
     from glm_dspy.function_docs import graph_context
-    from glm_dspy.grammar.snippet import graph_names
     from glm_dspy.graph import open_graph
     from glm_dspy.models import resolve_model
     from glm_dspy.modules.act import ActAgent
@@ -90,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     results = {arm: ArmResult() for arm in ARMS}
     with open_graph(args.db) as graph:
         grammar = graph.act_grammar()
-        features, neighbour_types = map(set, graph_names(graph.schema))
+        features, neighbour_types = map(set, graph.schema.names())
         executor = graph.executor()
         agents = {arm: ActAgent(graph_context(graph.schema), grammar=grammar if constrained else None)
                   for arm, constrained in ARMS.items()}

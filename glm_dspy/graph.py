@@ -32,9 +32,8 @@ class Graph:
         if self._name_matcher is None and self.retriever.node_index is not None:
             from glm_dspy.autofix import NameMatcher
 
-            schema = self.schema
-            names = {f for node_type in schema.node_types.values() for f in node_type.features} | set(schema.relations)
-            self._name_matcher = NameMatcher(names, self.retriever.node_index.embedder)
+            features, neighbour_types = self.schema.names()
+            self._name_matcher = NameMatcher(features + neighbour_types, self.retriever.node_index.embedder)
         return self._name_matcher
 
     def act_grammar(self) -> str:

@@ -37,8 +37,7 @@ def act_demos(graph, hand_written: list[dspy.Example], *, repairs: bool = True) 
     repair demo (one with a previous_code) as a first try, without the failed code: with no
     repairs that case never comes up, and the model copied the failed code's mistake
     (`RetrieveNodes`) into first tries; its fixed snippet still shows a pattern (a count)."""
-    schema = graph.schema
-    names = {f for t in schema.node_types.values() for f in t.features} | set(schema.relations)
+    names = set().union(*graph.schema.names())
     executor = graph.executor(timeout_s=DEMO_TIMEOUT_S)
     if not repairs:
         hand_written = [demo.copy(previous_code="", error="") if demo.previous_code else demo for demo in hand_written]

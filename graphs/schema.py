@@ -123,6 +123,11 @@ class GraphSchema:
         """Relations leaving nodes of `type_name` (the valid `neighbourType`s for such a node)."""
         return sorted(r for r, pairs in self.relations.items() if any(s == type_name for s, _ in pairs))
 
+    def names(self) -> tuple[list[str], list[str]]:
+        """(features, neighbour types) over every node type, sorted: all the names a snippet may pass."""
+        features = sorted({f for node_type in self.node_types.values() for f in node_type.features})
+        return features, sorted(self.relations)
+
     def summary(self) -> str:
         """A compact schema description for prompts: types, features, neighbour types."""
         lines = []

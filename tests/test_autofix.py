@@ -48,12 +48,11 @@ def test_a_snippet_with_nothing_to_fix_is_left_alone(code):
 
 
 def test_the_fixed_snippet_runs_on_the_real_graph(nobel_graph):
-    schema = nobel_graph.schema
-    features = {f for t in schema.node_types.values() for f in t.features}
+    features, neighbour_types = nobel_graph.schema.names()
     broken = 'curie = RetrieveNode("Marie Curie")\nprint(", ".join(NodeFeature(NeighbourCheck(curies, "prizes"), "name")))'
     executor = nobel_graph.executor()
     assert not executor.run(broken).is_ok
-    result = executor.run(autofix(broken, features, schema.relations))
+    result = executor.run(autofix(broken, features, neighbour_types))
     assert result.is_ok and "Nobel Prize in Physics 1903" in result.output
 
 

@@ -7,11 +7,6 @@ from glm_dspy.graph_demos import MIN_DEMOS, act_demos, written_demos
 from glm_dspy.modules.glm import GLM
 
 
-def names_of(graph):
-    schema = graph.schema
-    return {f for t in schema.node_types.values() for f in t.features} | set(schema.relations)
-
-
 def test_a_demo_naming_what_the_graph_lacks_is_dropped(nobel_graph):
     demos = act_demos(nobel_graph, ACT_DEMOS)
     requests = [demo.request for demo in demos]

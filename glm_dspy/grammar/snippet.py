@@ -139,17 +139,11 @@ def snippet_rules(features, neighbour_types, *, max_depth: int = DEFAULT_MAX_DEP
             *statement_rules(max_depth), *expression_rules(features, neighbour_types)]
 
 
-def graph_names(schema: GraphSchema) -> tuple[list[str], list[str]]:
-    """(features, neighbour types) of every node type of `schema`, sorted."""
-    features = sorted({f for node_type in schema.node_types.values() for f in node_type.features})
-    return features, sorted(schema.relations)
-
-
 def act_grammar(schema: GraphSchema, *, max_depth: int = DEFAULT_MAX_DEPTH) -> str:
     """The whole reply of Act on `schema`'s graph: its field markers around one snippet."""
     from glm_dspy.grammar.reply import reply_grammar
     from glm_dspy.signatures import Act
 
-    features, neighbour_types = graph_names(schema)
+    features, neighbour_types = schema.names()
     return reply_grammar(Act, field_rules={"code": "program"},
                          rules=snippet_rules(features, neighbour_types, max_depth=max_depth))

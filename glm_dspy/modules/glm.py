@@ -247,9 +247,8 @@ class GLM(dspy.Module):
     def _autofix(self, code: str) -> str | None:
         if self.graph is None:
             return None
-        schema = self.graph.schema
-        features = {f for node_type in schema.node_types.values() for f in node_type.features}
-        return autofix(code, features, schema.relations, self.graph.name_matcher())
+        features, neighbour_types = self.graph.schema.names()
+        return autofix(code, features, neighbour_types, self.graph.name_matcher())
 
     def _chunks(self, ids: list[str], log: StepLog) -> str | None:
         """The vertex chunks of `ids`, fetched by a snippet GLM writes itself (no LLM call)."""
