@@ -15,7 +15,7 @@ P1_YEAR = 'print(NodeFeature(RetrieveNode("Notes on the Analytical Engine"), "ye
 
 @pytest.fixture
 def program(tiny_graph):  # Algorithm 1 as written: the loop opens with Reason
-    return GLM(tiny_graph, max_steps=3, max_repairs=2, act_first=False)
+    return GLM(tiny_graph, max_steps=3, max_repairs=2, act_first=False, samples=0)
 
 
 def run(program, answers, question="q?"):
@@ -52,7 +52,7 @@ def test_a_deterministic_snippet_that_prints_a_chunk_leaves_the_answer_to_reason
 
 def test_act_first_opens_the_loop_with_act_on_the_question(tiny_graph):
     question = "Who wrote Notes on the Analytical Engine, and when?"
-    prediction, lm = run(GLM(tiny_graph), [
+    prediction, lm = run(GLM(tiny_graph, samples=0), [
         {"kind": "non_deterministic"},
         {"code": 'print(NodeInfo(RetrieveNode("Notes on the Analytical Engine")))'},
         reason(True, answer="Ada Lovelace, 1843"),
@@ -109,7 +109,7 @@ def test_a_repair_that_repeats_the_failing_code_is_not_run(program):
 
 
 def test_failed_lookup_leaves_the_chunks_of_the_nodes_it_found(tiny_graph):
-    program = GLM(tiny_graph, max_repairs=0, act_first=False)
+    program = GLM(tiny_graph, samples=0, max_repairs=0, act_first=False)
     wrong_feature = {"code": 'ada = RetrieveNode("Ada Lovelace")\nprint(NodeFeature(ada, "year"))'}
     prediction, lm = run(program, [{"kind": "deterministic"}, wrong_feature, reason(True, answer="1815")])
     ada = tiny_graph.retriever.node_info(tiny_graph.retriever.retrieve_node("Ada Lovelace"))
@@ -149,7 +149,7 @@ def test_snippet_that_prints_nothing_is_an_error(program):
 
 
 def test_retrieval_error_is_categorized_and_fed_back(tiny_graph):
-    program = GLM(tiny_graph, max_steps=1, max_repairs=1, act_first=False)
+    program = GLM(tiny_graph, samples=0, max_steps=1, max_repairs=1, act_first=False)
     ghost = {"code": 'print(NodeInfo("ghost"))'}
     prediction, lm = run(program, [{"kind": "non_deterministic"}, reason(False, missing="m"), ghost, ghost])
     assert prediction.error_category == RETRIEVAL_ERROR and prediction.answer == ""
@@ -158,7 +158,7 @@ def test_retrieval_error_is_categorized_and_fed_back(tiny_graph):
 
 
 def test_an_observation_in_an_f_string_is_still_an_observation(tiny_graph):
-    program = GLM(tiny_graph, max_steps=1, max_repairs=0, act_first=False)
+    program = GLM(tiny_graph, samples=0, max_steps=1, max_repairs=0, act_first=False)
     labelled = {"code": 'print(f"year: {NodeFeature(\'p1\', \'colour\')}")'}
     prediction, _ = run(program, [{"kind": "deterministic"}, labelled, reason(False, missing="m"), labelled])
     assert prediction.steps[1]["output"].startswith("year: paper node p1 has no feature 'colour'")
@@ -173,7 +173,7 @@ def test_a_result_that_reads_like_an_observation_is_the_answer(program):
 
 
 def test_asking_again_for_what_failed_stops_the_loop(tiny_graph):
-    program = GLM(tiny_graph, max_steps=5, max_repairs=0, act_first=False)
+    program = GLM(tiny_graph, samples=0, max_steps=5, max_repairs=0, act_first=False)
     ghost = {"code": 'print(NodeInfo("ghost"))'}
     prediction, _ = run(program, [{"kind": "non_deterministic"}, reason(False, missing="m"), ghost,
                                   reason(False, missing="m")])
@@ -207,7 +207,7 @@ def test_an_answer_found_in_the_notebook_ends_the_loop(program, tiny_graph):
 
 
 def test_grounding_can_be_switched_off(tiny_graph):
-    program = GLM(tiny_graph, max_steps=2, accept_grounded_answers=False, act_first=False)
+    program = GLM(tiny_graph, samples=0, max_steps=2, accept_grounded_answers=False, act_first=False)
     year = tiny_graph.retriever.node_feature("p1", "year")
     prediction, _ = run(program, [
         {"kind": "non_deterministic"}, reason(False, missing="the paper"), {"code": 'print(NodeInfo("p1"))'},
@@ -218,7 +218,7 @@ def test_grounding_can_be_switched_off(tiny_graph):
 
 def test_a_value_is_labelled_with_what_was_asked(tiny_graph):
     question = "When was Notes on the Analytical Engine published?"
-    prediction, lm = run(GLM(tiny_graph), [
+    prediction, lm = run(GLM(tiny_graph, samples=0), [
         {"kind": "non_deterministic"}, {"code": P1_YEAR}, reason(True, answer="1843"),
     ], question=question)
     assert prediction.notebook == f"{question} -> 1843"
@@ -236,7 +236,7 @@ def test_the_same_output_asked_for_in_other_words_goes_in_once(program, tiny_gra
 
 
 def test_an_answer_found_only_in_a_request_is_not_grounded(tiny_graph):
-    program = GLM(tiny_graph, max_steps=2, act_first=False)
+    program = GLM(tiny_graph, samples=0, max_steps=2, act_first=False)
     prediction, _ = run(program, [
         {"kind": "non_deterministic"},
         reason(False, missing="the year of Notes on the Analytical Engine"), {"code": P1_YEAR},
@@ -249,9 +249,9 @@ def test_an_answer_found_only_in_a_request_is_not_grounded(tiny_graph):
 
 
 def test_a_given_kind_skips_classify(tiny_graph):
-    prediction, _ = run(GLM(tiny_graph, kind="deterministic"), [{"code": P1_YEAR}])
+    prediction, _ = run(GLM(tiny_graph, samples=0, kind="deterministic"), [{"code": P1_YEAR}])
     assert agents(prediction) == ["act"] and prediction.answer == "1843" and prediction.kind == "deterministic"
-    prediction, _ = run(GLM(tiny_graph, kind="non_deterministic"), [{"code": P1_YEAR}, reason(True, answer="1843")])
+    prediction, _ = run(GLM(tiny_graph, samples=0, kind="non_deterministic"), [{"code": P1_YEAR}, reason(True, answer="1843")])
     assert agents(prediction) == ["act", "reason"]
 
 
@@ -270,7 +270,7 @@ def test_act_steps_say_which_try_they_are_and_whether_it_printed_a_result(progra
 
 
 def test_first_tries_count_each_new_request_not_its_repairs(tiny_graph):
-    program = GLM(tiny_graph, max_steps=3, max_repairs=1)
+    program = GLM(tiny_graph, samples=0, max_steps=3, max_repairs=1)
     ghost = {"code": 'print(NodeInfo("ghost"))'}
     prediction, _ = run(program, [
         {"kind": "non_deterministic"},
@@ -300,7 +300,7 @@ def test_steps_recorded_before_attempts_existed_are_not_counted():
 
 
 def test_a_mechanical_mistake_is_fixed_without_an_llm_call(tiny_graph):
-    program = GLM(tiny_graph, max_repairs=1)
+    program = GLM(tiny_graph, samples=0, max_repairs=1)
     broken = 'paper = RetrieveNode("Notes on the Analytical Engine")\nprint(NodeFeatur(papers, "years"))'
     prediction, lm = run(program, [{"kind": "deterministic"}, {"code": broken}])
     assert prediction.answer == "1843" and agents(prediction) == ["classify", "act", "graph"]
@@ -311,7 +311,7 @@ def test_a_mechanical_mistake_is_fixed_without_an_llm_call(tiny_graph):
 
 
 def test_autofix_can_be_switched_off(tiny_graph):
-    program = GLM(tiny_graph, max_repairs=1, autofix=False)
+    program = GLM(tiny_graph, samples=0, max_repairs=1, autofix=False)
     prediction, _ = run(program, [{"kind": "deterministic"}, {"code": 'print(NodeFeatur("p1", "year"))'},
                                   {"code": P1_YEAR}])
     assert prediction.answer == "1843" and agents(prediction) == ["classify", "act", "act"]
@@ -320,7 +320,7 @@ def test_autofix_can_be_switched_off(tiny_graph):
 @pytest.mark.parametrize("code", ["print([])", "print(set())\nprint(None)",
                                   'print(NodeFeature(RetrieveNode("Ada Lovelace"), "name"))'])
 def test_an_empty_result_or_the_requests_own_words_is_not_an_answer(tiny_graph, code):
-    program = GLM(tiny_graph, max_repairs=0)
+    program = GLM(tiny_graph, samples=0, max_repairs=0)
     question = "Which papers did Ada Lovelace review?"
     prediction, _ = run(program, [{"kind": "deterministic"}, {"code": code}, reason(True, answer="none found")],
                         question=question)
@@ -330,12 +330,49 @@ def test_an_empty_result_or_the_requests_own_words_is_not_an_answer(tiny_graph, 
 
 def test_a_choice_among_the_requests_own_words_is_an_answer(tiny_graph):
     code = 'print(NodeFeature(RetrieveNode("Ada Lovelace"), "name"))'
-    prediction, _ = run(GLM(tiny_graph), [{"kind": "deterministic"}, {"code": code}],
+    prediction, _ = run(GLM(tiny_graph, samples=0), [{"kind": "deterministic"}, {"code": code}],
                         question="Who wrote more papers, Ada Lovelace or Charles Babbage?")
     assert prediction.answer == "Ada Lovelace"
 
 
 def test_values_printed_one_per_line_are_one_list_answer(tiny_graph):
     code = 'for author in ["Ada Lovelace", "Charles Babbage", "Ada Lovelace"]:\n    print(author)'
-    prediction, _ = run(GLM(tiny_graph), [{"kind": "deterministic"}, {"code": code}])
+    prediction, _ = run(GLM(tiny_graph, samples=0), [{"kind": "deterministic"}, {"code": code}])
     assert prediction.answer == "Ada Lovelace, Charles Babbage"
+
+
+YEAR_OF_P1 = 'print(NodeFeature("p1", "year"))'
+
+
+def test_a_failed_first_snippet_is_sampled_again_and_the_most_printed_output_kept(tiny_graph):
+    program = GLM(tiny_graph, samples=3, kind="deterministic")
+    prediction, lm = run(program, [{"code": "print(1/0)"},
+                                   {"code": YEAR_OF_P1}, {"code": 'print("1815")'}, {"code": YEAR_OF_P1}])
+    assert prediction.answer == "1843" and prediction.num_calls == 4
+    assert sorted(attempt for _, attempt, _ in attempts(prediction)) == [0, 1, 2, 3]
+    assert [ok for _, attempt, ok in attempts(prediction) if attempt == 0] == [False]
+    kept = [step for step in prediction.steps if step["ok"]]
+    assert len(kept) == 1 and kept[0]["code"] == YEAR_OF_P1 and kept[0]["output"] == "1843"
+    assert act_first_tries(prediction.steps) == (1, 0)  # the samples are later tries, not first ones
+    sampled = [call["kwargs"] for call in lm.history[1:]]
+    assert {kwargs["temperature"] for kwargs in sampled} == {program.sample_temperature}
+    assert sorted(kwargs["seed"] for kwargs in sampled) == [1, 2, 3]  # one seed each: a run can be repeated
+    # a sample gets the request alone, as the first try did: no failing code, no error
+    assert all(last_user_message(lm, call).startswith("[[ ## request ## ]]\nq?\n\n[[ ## previous_code ## ]]\n\n")
+               for call in (1, 2, 3))
+
+
+def test_samples_that_print_nothing_real_fall_back_to_the_chunks(tiny_graph):
+    program = GLM(tiny_graph, samples=2, kind="deterministic")
+    wrong_feature = {"code": 'ada = RetrieveNode("Ada Lovelace")\nprint(NodeFeature(ada, "year"))'}
+    prediction, _ = run(program, [wrong_feature, {"code": "print([])"}, {"code": "x = 1"},
+                                  reason(True, answer="1815")])
+    assert agents(prediction) == ["act", "act", "act", "graph", "reason"] and prediction.answer == "1815"
+    assert not any(step["ok"] for step in prediction.steps if step["agent"] == "act")
+    # only the first try's lookups leave chunks: a sample that wandered elsewhere adds nothing
+    assert prediction.notebook == tiny_graph.retriever.node_info(tiny_graph.retriever.retrieve_node("Ada Lovelace"))
+
+
+def test_no_samples_when_the_first_snippet_runs(tiny_graph):
+    prediction, _ = run(GLM(tiny_graph, samples=3, kind="deterministic"), [{"code": YEAR_OF_P1}])
+    assert prediction.answer == "1843" and prediction.num_calls == 1

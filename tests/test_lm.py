@@ -296,6 +296,21 @@ def test_a_constrained_act_call_through_dspy_parses(lm):
     assert prediction is not None and step.num_calls == 1 and step.error is None
 
 
+def test_sampled_snippets_are_engine_calls_at_the_sample_temperature(lm, tiny_graph):
+    from glm_dspy.modules.glm import SAMPLE_TEMPERATURE, GLM
+    from glm_dspy.steps import StepLog
+
+    # under the act grammar the random model's reply parses, so each sample is one call and one act step
+    program = GLM(tiny_graph, samples=2, constrained=True, compiled=None)
+    log, before = StepLog(), len(lm.engine.calls)
+    with dspy.context(lm=lm, adapter=program.adapter):
+        program._sample("the year of Notes on the Analytical Engine", log)
+    acts = [step for step in log.steps if step.agent == "act"]
+    assert [step.attempt for step in acts] == [1, 2] and all(step.code is not None for step in acts)
+    assert [step.temperatures for step in acts] == [(SAMPLE_TEMPERATURE,), (SAMPLE_TEMPERATURE,)]
+    assert len(lm.engine.calls) - before == 2
+
+
 def test_truncated_agent_output_is_in_its_step_not_a_warning(lm, dspy_warnings):
     with dspy.context(lm=lm, adapter=GLMAdapter()):
         prediction, step = call_agent("answer", dspy.Predict("question -> answer"), question="Who found radium?")

@@ -39,12 +39,17 @@ def _usage_totals(tracker) -> tuple[int, int, int, int]:
     return prompt, cached, completion, calls
 
 
-def call_agent(agent: str, predictor: dspy.Module, **inputs: Any) -> tuple[dspy.Prediction | None, Step]:
-    """Run `predictor(**inputs)`; return its prediction (None if unparseable twice) and the step."""
+def call_agent(agent: str, predictor: dspy.Module, *, config: dict[str, Any] | None = None,
+               **inputs: Any) -> tuple[dspy.Prediction | None, Step]:
+    """Run `predictor(**inputs)` under the LM `config` (e.g. a sampling temperature); return its
+    prediction (None if unparseable twice) and the step."""
     started = time.perf_counter()
     prediction, error, attempts = None, None, 0
+    config = dict(config or {})
+    retry = {**config, "temperature": max(config.get("temperature") or 0.0, RETRY_TEMPERATURE),
+             "rollout_id": uuid.uuid4().hex}
     with dspy.track_usage() as tracker, observe_calls() as observed:
-        for config in ({}, {"temperature": RETRY_TEMPERATURE, "rollout_id": uuid.uuid4().hex}):
+        for config in (config, retry):
             attempts += 1
             try:
                 prediction = predictor(**inputs, config=config)

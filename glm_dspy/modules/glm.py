@@ -16,7 +16,11 @@ A snippet that fails (an error, nothing printed, only empty results such as "[]"
 graph-function observations such as "no node with id ...", or only a name the request itself
 holds) is first repaired by GLM itself where the mistake is mechanical (glm_dspy/autofix.py: an
 undefined name close to a defined one, a feature or neighbour type close to the graph's own;
-no LLM call). Then it may go back to Act with its code and error, at most `max_repairs` times
+no LLM call). If it still fails, Act writes `samples` more snippets for the same request at
+`sample_temperature`, all in one batch on the engine, each is run, and the output most of them
+print is kept (execution-guided sampling: on 40 synthetic dev questions whose greedy snippet
+mostly failed, one of six samples printed a real result for 29 where greedy did for 11; docs/benchmarks.md).
+Then it may go back to Act with its code and error, at most `max_repairs` times
 (paper §6.1; off by default: the 0.5B model copied the failing snippet in most repairs and
 fixed about 1 in 100, docs/benchmarks.md); a repair that repeats the failing code verbatim
 ends the repairs (it would fail the same way). When the repairs are spent, the vertex chunks
@@ -31,7 +35,10 @@ retried once (`call_agent`), then the query ends as "unexpected agent output".
 
 from __future__ import annotations
 
+import contextvars
 import uuid
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 import dspy
 
@@ -54,19 +61,24 @@ DEFAULT_MAX_STEPS = 10
 # Act's own repairs: in 97 repairs on the Nobel and synthetic dev samples the 0.5B model copied the
 # failing snippet 68 times and fixed it about once (docs/benchmarks.md, "Repairs"); GLM's autofix stays on
 DEFAULT_MAX_REPAIRS = 0
+# When Act's first snippet fails (after autofix): this many more drawn at SAMPLE_TEMPERATURE, at once,
+# and the output most of them print is kept (docs/benchmarks.md, "Sampled snippets")
+DEFAULT_SAMPLES = 4
+SAMPLE_TEMPERATURE = 0.8
 
 
 class GLM(dspy.Module):
     def __init__(self, graph=None, *, max_steps: int = DEFAULT_MAX_STEPS, max_repairs: int = DEFAULT_MAX_REPAIRS,
                  executor=None, accept_grounded_answers: bool = True, act_first: bool = True,
                  kind: str | None = None, constrained: bool = False, compiled: str | None = "default",
-                 autofix: bool = True, fitted_demos: bool = False):
+                 autofix: bool = True, fitted_demos: bool = False, samples: int = DEFAULT_SAMPLES,
+                 sample_temperature: float = SAMPLE_TEMPERATURE):
         """`compiled`: "default" loads the compiled program shipped for the configured LM's model
         (optimize/compiled/glm-<model>.json, only when its metadata names that model; else the
         hand-written program), None (or "none") the hand-written program, a path that file
         (optimize/programs.py). `self.program_path` says which file was loaded, if any."""
         super().__init__()
-        assert max_steps >= 1 and max_repairs >= 0
+        assert max_steps >= 1 and max_repairs >= 0 and samples >= 0 and sample_temperature > 0
         assert kind in (None, "deterministic", "non_deterministic"), kind
         # constrained: every agent's reply is decoded under a grammar (glm_dspy/grammar): Act's snippet
         # names only the graph's features and neighbour types; Classify's kind and Reason's finished
@@ -85,6 +97,7 @@ class GLM(dspy.Module):
         self.max_steps = max_steps
         self.max_repairs = max_repairs
         self.autofix = autofix  # GLM repairs mechanical mistakes in a failing snippet itself (glm_dspy/autofix.py)
+        self.samples, self.sample_temperature = samples, sample_temperature
         self.accept_grounded_answers = accept_grounded_answers
         self.act_first = act_first
         self.kind = kind  # None: Classify decides; else every question takes this path, no Classify call
@@ -214,8 +227,43 @@ class GLM(dspy.Module):
                 if fixed_failure is None:
                     return output, None, None
                 code, failure = fixed, fixed_failure
+            if attempt == 0 and self.samples and (output := self._sample(request, log)) is not None:
+                return output, None, None
             previous_code, (error, category) = code, failure
         return None, category, self._chunks(list(retrieved), log)
+
+    def _sample(self, request: str, log: StepLog) -> str | None:
+        """Draw `samples` snippets for `request` at `sample_temperature`, all at once (the engine
+        batches them; their prompt is the failed first try's, already in the prefix cache), run
+        each (with autofix), and return the output most of them printed, the earliest on a tie;
+        None when none printed a real result. Each is an act step with its own `attempt` (1..),
+        seeded by it, so a run can be repeated; the one whose output is kept is `ok`."""
+        def draw(attempt: int) -> tuple[dspy.Prediction | None, Step]:
+            config = {"temperature": self.sample_temperature, "seed": attempt, "rollout_id": f"sample-{attempt}"}
+            return call_agent("act", self.act, config=config, request=request, previous_code="", error="")
+
+        attempts = range(1, 1 + self.samples)
+        contexts = [contextvars.copy_context() for _ in attempts]  # this thread's dspy settings, one copy a draw
+        with ThreadPoolExecutor(self.samples) as pool:
+            draws = list(pool.map(lambda context, attempt: context.run(draw, attempt), contexts, attempts))
+        printed: list[tuple[str, Step]] = []
+        for attempt, (prediction, step) in zip(attempts, draws):
+            step.attempt, step.ok = attempt, False
+            log.add(step)
+            if prediction is None:
+                continue
+            step.code = prediction.code
+            output, failure = self._run(prediction.code, request, step, {})
+            if failure is not None and self.autofix and (fixed := self._autofix(prediction.code)) is not None:
+                output, failure = self._run(fixed, request, log.add(Step("graph", code=fixed)), {})
+            if failure is None:
+                printed.append((output, step))
+        if not printed:
+            return None
+        votes = Counter(output for output, _ in printed)
+        output, step = max(printed, key=lambda pair: votes[pair[0]])  # max keeps the earliest of equals
+        step.ok = True
+        return output
 
     def _run(self, code: str, request: str, step: Step,
              retrieved: dict[str, None]) -> tuple[str, tuple[str, str] | None]:
