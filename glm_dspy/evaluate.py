@@ -40,8 +40,9 @@ from glm_dspy.metrics import JUDGE_SYSTEM, exact_match, judge_prompt, parse_judg
 from glm_dspy.steps import act_first_tries
 from graphs.questions import Question
 
-# glm-grammar: GLM with its replies decoded under the grammars of glm_dspy/grammar, for the on/off comparison
-ARMS = ("glm", "glm-grammar", "graphcot", "graphrag", "textrag", "base")
+# glm-grammar: GLM with its replies decoded under the grammars of glm_dspy/grammar; glm-greedy: GLM drawing
+# no further snippets when the first fails (samples=0); each for the on/off comparison with glm
+ARMS = ("glm", "glm-grammar", "glm-greedy", "graphcot", "graphrag", "textrag", "base")
 TRACE_CHARS = 400  # per code/output/error field of a step in a record's trace
 
 
@@ -53,11 +54,11 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
     `concurrency` questions never wait on each other's snippets; workers start on first use."""
     from glm_dspy.modules import GLM, BaseLLM, GraphCoT, GraphRAG, TextRAG
 
-    def glm(constrained: bool = False):
-        return GLM(graph, executor=graph.executor(num_workers=max(2, concurrency)), constrained=constrained,
-                   compiled=glm_program)
+    def glm(**options):
+        return GLM(graph, executor=graph.executor(num_workers=max(2, concurrency)), compiled=glm_program, **options)
 
-    factories = {"glm": glm, "glm-grammar": lambda: glm(constrained=True), "graphcot": lambda: GraphCoT(graph),
+    factories = {"glm": glm, "glm-grammar": lambda: glm(constrained=True), "glm-greedy": lambda: glm(samples=0),
+                 "graphcot": lambda: GraphCoT(graph),
                  "graphrag": lambda: GraphRAG(graph),
                  "textrag": lambda: TextRAG(graph), "base": BaseLLM}
     if arm not in factories:

@@ -11,6 +11,7 @@ from glm_dspy.cli import main
 from glm_dspy.cli import eval_tables
 from glm_dspy.evaluate import (busy_seconds, headline, judge_cell, make_program, read_results, run_eval, summarize,
                                write_charts)
+from glm_dspy.modules.glm import DEFAULT_SAMPLES
 from graphs.questions import Question
 
 QUESTIONS = [Question("q1", "When was the paper Notes on the Analytical Engine published?", "1843"),
@@ -111,11 +112,12 @@ def test_records_from_before_tiers_resume_with_the_tier_of_their_question(tiny_g
            "rouge_l": 1.0, "judge": None, "latency_s": 1.0, "error_category": None, "prompt_tokens": 10,
            "cached_tokens": 0, "completion_tokens": 1, "calls": 2, "started_at": 0.0, "finished_at": 1.0}
     (tmp_path / "results.jsonl").write_text(json.dumps(old) + "\n")
-    lm = DummyLM([{"kind": "deterministic"}, {"code": 'print(NodeInfo("ghost"))'},
+    ghost = {"code": 'print(NodeInfo("ghost"))'}
+    lm = DummyLM([{"kind": "deterministic"}, ghost, *[ghost] * DEFAULT_SAMPLES,  # the first try, then its samples
                   {"finished": True, "answer": "Ada Lovelace", "missing_information": ""}])
     with dspy.context(lm=lm):
         records = run_eval(tiered, ["glm"], tiny_graph, tmp_path)
-    assert len(lm.history) == 3  # only q2 was asked
+    assert len(lm.history) == 3 + DEFAULT_SAMPLES  # only q2 was asked
     assert [(r["qid"], r["tier"], r.get("act_requests"), r.get("act_first_try_ok")) for r in records] == [
         ("q1", "single_hop", None, None), ("q2", "multi_hop", 1, 0)]  # q2: its snippet failed, Reason answered
     row = summarize(records, ["glm"])["glm"]
@@ -156,6 +158,9 @@ def test_glm_questions_at_concurrency_4_are_each_recorded_once(tiny_graph, tmp_p
     # one snippet worker per concurrent question (they start on first use)
     assert make_program("glm", tiny_graph, concurrency=4).executor._slots.qsize() == 4
     assert make_program("glm", tiny_graph).executor._slots.qsize() == 2  # GLM's own default
+    # the on/off arms: the same GLM with one option changed
+    assert make_program("glm-greedy", tiny_graph).samples == 0 and make_program("glm", tiny_graph).samples > 0
+    assert make_program("glm-grammar", tiny_graph).constrained and not make_program("glm", tiny_graph).constrained
 
 
 def test_eval_tables_show_the_interval_first_try_and_tiers():

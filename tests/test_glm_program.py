@@ -356,7 +356,7 @@ def test_a_failed_first_snippet_is_sampled_again_and_the_most_printed_output_kep
     assert act_first_tries(prediction.steps) == (1, 0)  # the samples are later tries, not first ones
     sampled = [call["kwargs"] for call in lm.history[1:]]
     assert {kwargs["temperature"] for kwargs in sampled} == {program.sample_temperature}
-    assert sorted(kwargs["seed"] for kwargs in sampled) == [1, 2, 3]  # one seed each: a run can be repeated
+    assert len({kwargs["rollout_id"] for kwargs in sampled}) == 3  # three draws, not one cached reply
     # a sample gets the request alone, as the first try did: no failing code, no error
     assert all(last_user_message(lm, call).startswith("[[ ## request ## ]]\nq?\n\n[[ ## previous_code ## ]]\n\n")
                for call in (1, 2, 3))

