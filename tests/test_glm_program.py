@@ -318,7 +318,8 @@ def test_autofix_can_be_switched_off(tiny_graph):
 
 
 @pytest.mark.parametrize("code", ["print([])", "print(set())\nprint(None)",
-                                  'print(NodeFeature(RetrieveNode("Ada Lovelace"), "name"))'])
+                                  'print(NodeFeature(RetrieveNode("Ada Lovelace"), "name"))',
+                                  'for _ in range(2):\n    print(NodeFeature(RetrieveNode("Ada Lovelace"), "name"))'])
 def test_an_empty_result_or_the_requests_own_words_is_not_an_answer(tiny_graph, code):
     program = GLM(tiny_graph, samples=0, max_repairs=0)
     question = "Which papers did Ada Lovelace review?"

@@ -326,11 +326,13 @@ def _as_answer(output: str) -> str:
 
 def _echoes(output: str, request: str) -> bool:
     """Whether a snippet printed only a name the request itself holds ("In which venue did X
-    publish ...?" -> "X"): the snippet stopped at the entity it retrieved. Not for a request
-    that offers a choice ("... X or Y?"), whose answer is one of its own words."""
-    text = output.strip().lower()
-    return ("\n" not in text and len(text) >= 4 and not text.replace(".", "", 1).isdigit()
-            and text in request.lower() and " or " not in request.lower())
+    publish ...?" -> "X", once or once per loop turn): the snippet stopped at the entity it
+    retrieved. Not for a request that offers a choice ("... X or Y?"), whose answer is one of
+    its own words."""
+    lines = {line.strip().lower() for line in output.splitlines() if line.strip()}
+    request = request.lower()
+    return (len(lines) == 1 and " or " not in request
+            and all(len(line) >= 4 and not line.replace(".", "", 1).isdigit() and line in request for line in lines))
 
 
 def _grounded(answer: str, notebook: str) -> bool:
