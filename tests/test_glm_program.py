@@ -377,3 +377,19 @@ def test_samples_that_print_nothing_real_fall_back_to_the_chunks(tiny_graph):
 def test_no_samples_when_the_first_snippet_runs(tiny_graph):
     prediction, _ = run(GLM(tiny_graph, samples=3, kind="deterministic"), [{"code": YEAR_OF_P1}])
     assert prediction.answer == "1843" and prediction.num_calls == 1
+
+
+def test_only_the_question_itself_is_sampled_not_reasons_requests(tiny_graph):
+    program = GLM(tiny_graph, samples=2, max_steps=2)
+    failing = {"code": "print(1/0)"}
+    prediction, _ = run(program, [
+        {"kind": "non_deterministic"},
+        failing, failing, {"code": YEAR_OF_P1},        # the question: a first try, then two samples
+        reason(False, missing="the year of p1"),
+        failing,                                       # Reason's request: one try, no samples
+        reason(True, answer="1843"),
+    ])
+    acts = [(attempt, ok) for agent, attempt, ok in attempts(prediction) if agent == "act"]
+    assert [attempt for attempt, _ in acts] == [0, 1, 2, 0]
+    assert [ok for _, ok in acts].count(True) == 1 and acts[1][1] != acts[2][1]  # which sample printed: a race
+    assert prediction.answer == "1843"

@@ -18,7 +18,8 @@ holds) is first repaired by GLM itself where the mistake is mechanical (glm_dspy
 undefined name close to a defined one, a feature or neighbour type close to the graph's own;
 no LLM call). If it still fails, Act writes `samples` more snippets for the same request at
 `sample_temperature`, all in one batch on the engine, each is run, and the output most of them
-print is kept (execution-guided sampling: on 40 synthetic dev questions whose greedy snippet
+print is kept. Only the question itself is sampled so, not the requests Reason makes later
+(execution-guided sampling: on 40 synthetic dev questions whose greedy snippet
 mostly failed, one of six samples printed a real result for 29 where greedy did for 11; docs/benchmarks.md).
 Then it may go back to Act with its code and error, at most `max_repairs` times
 (paper §6.1; off by default: the 0.5B model copied the failing snippet in most repairs and
@@ -130,7 +131,7 @@ class GLM(dspy.Module):
             kind = self.kind or self._classify(question, log)
             answer, category = None, None
             if kind == "deterministic":
-                output, category, found = self._act(question, log)
+                output, category, found = self._act(question, log, sample=True)
                 if category is None and not output.startswith(CHUNK_OPENING):
                     answer = _as_answer(output)
                 elif category is None or found:  # a vertex chunk is read by Reason, not given as the answer
@@ -160,7 +161,7 @@ class GLM(dspy.Module):
         last_problem, asked = None, set()
         if act_first:
             asked.add(question)
-            last_problem = self._retrieve(question, notebook, log)
+            last_problem = self._retrieve(question, notebook, log, sample=True)
             if last_problem == UNEXPECTED_OUTPUT:
                 return None, UNEXPECTED_OUTPUT
         for _ in range(self.max_steps):
@@ -182,9 +183,9 @@ class GLM(dspy.Module):
             last_problem = problem or last_problem
         return None, last_problem if last_problem == RETRIEVAL_ERROR else STEP_LIMIT
 
-    def _retrieve(self, request: str, notebook: Notebook, log: StepLog) -> str | None:
+    def _retrieve(self, request: str, notebook: Notebook, log: StepLog, sample: bool = False) -> str | None:
         """Act on `request` and put what it found (or that it found nothing) in the notebook; the problem, if any."""
-        output, problem, found = self._act(request, log)
+        output, problem, found = self._act(request, log, sample)
         if problem == UNEXPECTED_OUTPUT:
             return problem
         if problem is None or found:
@@ -193,11 +194,13 @@ class GLM(dspy.Module):
             notebook.append(note)
         return problem
 
-    def _act(self, request: str, log: StepLog) -> tuple[str | None, str | None, str | None]:
+    def _act(self, request: str, log: StepLog, sample: bool = False) -> tuple[str | None, str | None, str | None]:
         """Write and run a snippet for `request`, repairing it on failure.
 
         A failing snippet is first repaired by GLM itself (glm_dspy/autofix.py: mechanical
-        mistakes, no LLM call, a "graph" step), then by Act, at most `max_repairs` times.
+        mistakes, no LLM call, a "graph" step); with `sample` (the question itself, not a
+        request Reason made) Act then writes `samples` more (`_sample`); then Act repairs it,
+        at most `max_repairs` times.
         Returns (output, error category, found): on failure `found` is the vertex chunks of
         the nodes the failed snippets retrieved (None if they retrieved none). Each act step
         says its `attempt` (0, then 1.. for repairs) and `ok`: True only for the snippet whose
@@ -227,7 +230,7 @@ class GLM(dspy.Module):
                 if fixed_failure is None:
                     return output, None, None
                 code, failure = fixed, fixed_failure
-            if attempt == 0 and self.samples and (output := self._sample(request, log)) is not None:
+            if attempt == 0 and sample and self.samples and (output := self._sample(request, log)) is not None:
                 return output, None, None
             previous_code, (error, category) = code, failure
         return None, category, self._chunks(list(retrieved), log)
