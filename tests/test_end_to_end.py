@@ -33,16 +33,18 @@ def default_lm():
                          ids=["classify-decides", "deterministic-path", "notebook-loop"])
 @pytest.mark.parametrize("question, expected", EASY_LOOKUPS)
 def test_easy_nobel_lookups(default_lm, nobel_graph, question, expected, kind):
-    """A lookup comes out right in at most 4 calls whichever way Classify goes.
+    """A lookup comes out right whichever way Classify goes, in at most 4 calls plus the
+    samples of a first snippet that failed (Classify, Act, its samples, Reason).
 
     Greedy decoding differs between CPUs (Intel vs AMD kernels), and so does Classify's
     decision on these questions: each path is also run forced (`kind=`, no Classify call,
     counted as one so the bound is the same)."""
     from glm_dspy.modules.glm import GLM
 
-    prediction = GLM(nobel_graph, kind=kind)(question=question)
+    program = GLM(nobel_graph, kind=kind)
+    prediction = program(question=question)
     assert expected.lower() in prediction.answer.lower(), prediction.steps
-    assert prediction.num_calls + (kind is not None) <= 4, prediction.steps
+    assert prediction.num_calls + (kind is not None) <= 4 + program.samples, prediction.steps
     assert all(step["prompt_tokens"] > 0 for step in prediction.steps if step["agent"] != "graph")
 
 
