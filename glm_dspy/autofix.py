@@ -13,6 +13,11 @@ though, and the graph's schema is enough to undo them. Each rule rewrites the sn
   name nearest by the RetrieveNode embedder, when it is near enough and clearly nearer than
   the next one (SEMANTIC_MIN, SEMANTIC_MARGIN; a mapping can still be wrong, "teacher" ->
   "student" is refused only by the margin);
+* given a `detour` (the graph's schema and the type of the entity the snippet retrieved), a
+  neighbour type or feature the retrieved entity lacks but has one step further through exactly
+  one of its relations: `NeighbourCheck(author, "venue")` -> `NeighbourCheck(NeighbourCheck(author,
+  "paper"), "venue")`; only on a variable the snippet binds to `RetrieveNode(...)` alone (or on
+  that call itself), the one whose type is known;
 * `len(NodeInfo(ids))`, the length of a text: `len(ids)`, the number of nodes;
 * `NodeInfo(ids, name)`, which takes one argument: `NodeInfo(NeighbourCheck(ids, name))` for a
   neighbour type, `NodeFeature(ids, name)` for a feature, else `NodeInfo(ids)`.
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+from collections import Counter
 from collections.abc import Callable, Iterable
 
 import numpy as np
@@ -71,15 +77,18 @@ def _unit(vectors) -> np.ndarray:
 
 
 def autofix(code: str, features: Iterable[str], neighbour_types: Iterable[str],
-            matcher: Callable[[str], str | None] | None = None) -> str | None:
+            matcher: Callable[[str], str | None] | None = None,
+            detour: Callable[[str, str], str | None] | None = None) -> str | None:
     """`code` with its mechanical mistakes undone (module docstring), or None if it has none
     that a rule fixes (or does not parse). `features` and `neighbour_types`: all the graph's;
-    `matcher`: a `NameMatcher` over them, for names wrong in meaning rather than spelling."""
+    `matcher`: a `NameMatcher` over them, for names wrong in meaning rather than spelling;
+    `detour(name, "feature" | "neighbour type")`: the one relation through which the retrieved
+    entity reaches a name it lacks, else None."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
         return None
-    fixer = _Fixer(_defined_names(tree), set(features), set(neighbour_types), matcher)
+    fixer = _Fixer(_defined_names(tree), set(features), set(neighbour_types), matcher, detour, _entity_names(tree))
     tree = ast.fix_missing_locations(fixer.visit(tree))
     return ast.unparse(tree) if fixer.changed else None
 
@@ -99,10 +108,24 @@ def _defined_names(tree: ast.AST) -> set[str]:
     return names
 
 
+def _entity_names(tree: ast.AST) -> set[str]:
+    """The variables bound exactly once, by `name = RetrieveNode(...)`: each holds a retrieved entity."""
+    bindings = Counter(node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store))
+    return {node.targets[0].id for node in ast.walk(tree)
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            and _is_retrieval(node.value) and bindings[node.targets[0].id] == 1}
+
+
+def _is_retrieval(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "RetrieveNode"
+
+
 class _Fixer(ast.NodeTransformer):
     def __init__(self, defined: set[str], features: set[str], neighbour_types: set[str],
-                 matcher: Callable[[str], str | None] | None):
+                 matcher: Callable[[str], str | None] | None,
+                 detour: Callable[[str, str], str | None] | None = None, entities: set[str] = frozenset()):
         self.matcher = matcher
+        self.detour, self.entities = detour, entities
         self.variables = sorted(defined)
         self.known = defined | set(SNIPPET_NAMES)
         self.callables = sorted(self.known)
@@ -121,6 +144,12 @@ class _Fixer(ast.NodeTransformer):
             name = node.args[1].value
             if name not in self.names and (guess := self._name(name)):
                 node.args[1] = ast.Constant(guess)
+                self.changed = True
+        if (function in ("NeighbourCheck", "NodeFeature") and len(node.args) == 2 and _is_text(node.args[1])
+                and self.detour is not None and self._is_entity(node.args[0])):
+            what = "feature" if function == "NodeFeature" else "neighbour type"
+            if relation := self.detour(node.args[1].value, what):
+                node.args[0] = ast.Call(ast.Name("NeighbourCheck", ast.Load()), [node.args[0], ast.Constant(relation)], [])
                 self.changed = True
         if function == "NodeInfo" and len(node.args) == 2:
             return self._node_info(node)
@@ -143,6 +172,10 @@ class _Fixer(ast.NodeTransformer):
         if text in self.features:
             return ast.Call(ast.Name("NodeFeature", ast.Load()), [ids, ast.Constant(text)], [])
         return ast.Call(ast.Name("NodeInfo", ast.Load()), [ids], [])
+
+    def _is_entity(self, node: ast.AST) -> bool:
+        """Whether `node` is the retrieved entity: RetrieveNode(...), or a variable bound only to it."""
+        return _is_retrieval(node) or isinstance(node, ast.Name) and node.id in self.entities
 
     def _name(self, name: str) -> str | None:
         """The graph's name for `name`: close in spelling, else (with a matcher) in meaning."""

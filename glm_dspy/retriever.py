@@ -145,16 +145,12 @@ class Retriever:
         """The calls that reach `name` (a feature or neighbour type some other node type has)
         through one neighbour of a `type_name` node: NodeFeature(NeighbourCheck(id, 'paper'),
         'year'); at most MAX_PATH_HINTS, so the message stays short on a large schema."""
-        schema = self.store.schema
         paths = []
-        for relation in schema.neighbour_types(type_name):
-            targets = {dst for src, dst in schema.relations[relation] if src == type_name}
-            if any(name in schema.node_types[t].features for t in targets):
+        for relation, what in self.store.schema.one_hop_further(type_name, name):
+            if what == "feature":
                 use = function if function in ("NodeFeature", "NodeInfo") else "NodeFeature"
-            elif any(name in schema.neighbour_types(t) for t in targets):
-                use = function if function in ("NeighbourCheck", "NodeDegree") else "NeighbourCheck"
             else:
-                continue
+                use = function if function in ("NeighbourCheck", "NodeDegree") else "NeighbourCheck"
             call = f"{use}(NeighbourCheck({ids_text}, {relation!r}), {name!r})"
             paths.append(f"sum({call})" if use == "NodeDegree" else call)
         return paths[:MAX_PATH_HINTS]

@@ -123,6 +123,19 @@ class GraphSchema:
         """Relations leaving nodes of `type_name` (the valid `neighbourType`s for such a node)."""
         return sorted(r for r, pairs in self.relations.items() if any(s == type_name for s, _ in pairs))
 
+    def one_hop_further(self, type_name: str, name: str) -> list[tuple[str, str]]:
+        """[(relation, "feature" | "neighbour type")] for each relation of a `type_name` node whose
+        neighbours have `name` (as a feature, else as a neighbour type): where a name the node
+        lacks is one step further (a paper's `name` is its venue's or its authors')."""
+        found = []
+        for relation in self.neighbour_types(type_name):
+            targets = {dst for src, dst in self.relations[relation] if src == type_name}
+            if any(name in self.node_types[t].features for t in targets):
+                found.append((relation, "feature"))
+            elif any(name in self.neighbour_types(t) for t in targets):
+                found.append((relation, "neighbour type"))
+        return found
+
     def names(self) -> tuple[list[str], list[str]]:
         """(features, neighbour types) over every node type, sorted: all the names a snippet may pass."""
         features = sorted({f for node_type in self.node_types.values() for f in node_type.features})

@@ -65,3 +65,28 @@ def test_a_name_wrong_in_meaning_is_matched_by_the_embedder(nobel_graph):
     fixed = autofix(broken, FEATURES, NEIGHBOUR_TYPES, matcher)
     assert fixed == "print(NodeFeature(NeighbourCheck(RetrieveNode('Marie Curie'), 'prize'), 'name'))"
     assert autofix(broken, FEATURES, NEIGHBOUR_TYPES) is None  # spelling alone cannot tell
+
+
+def via_paper(name, what):  # an author's venue is one step further, through its papers
+    return "paper" if (name, what) == ("venue", "neighbour type") else None
+
+
+@pytest.mark.parametrize("code, fixed", [
+    ('ada = RetrieveNode("Ada Lovelace")\nprint(NodeFeature(NeighbourCheck(ada, "venue"), "name"))',
+     "ada = RetrieveNode('Ada Lovelace')\nprint(NodeFeature(NeighbourCheck(NeighbourCheck(ada, 'paper'), 'venue'), 'name'))"),
+    ('print(NeighbourCheck(RetrieveNode("Ada Lovelace"), "venue"))',
+     "print(NeighbourCheck(NeighbourCheck(RetrieveNode('Ada Lovelace'), 'paper'), 'venue'))"),
+    # not on what may be another node: a loop variable, a variable bound twice, a literal id
+    ('for p in NeighbourCheck(RetrieveNode("Ada Lovelace"), "paper"):\n    print(NeighbourCheck(p, "venue"))', None),
+    ('a = RetrieveNode("Ada Lovelace")\na = NeighbourCheck(a, "paper")\nprint(NeighbourCheck(a, "venue"))', None),
+    ('print(NeighbourCheck("p1", "venue"))', None),
+])
+def test_a_name_one_step_further_is_reached_through_the_one_relation_that_has_it(code, fixed):
+    assert autofix(code, ["name", "title"], ["author", "paper", "venue"], detour=via_paper) == fixed
+
+
+def test_the_schema_says_where_a_missing_name_is_one_step_further(tiny_graph):
+    schema = tiny_graph.schema
+    assert schema.one_hop_further("author", "venue") == [("paper", "neighbour type")]
+    assert schema.one_hop_further("paper", "name") == [("author", "feature"), ("venue", "feature")]  # two ways
+    assert schema.one_hop_further("venue", "colour") == []

@@ -110,11 +110,11 @@ def test_a_repair_that_repeats_the_failing_code_is_not_run(program):
 
 def test_failed_lookup_leaves_the_chunks_of_the_nodes_it_found(tiny_graph):
     program = GLM(tiny_graph, samples=0, max_repairs=0, act_first=False)
-    wrong_feature = {"code": 'ada = RetrieveNode("Ada Lovelace")\nprint(NodeFeature(ada, "year"))'}
+    wrong_feature = {"code": 'ada = RetrieveNode("Ada Lovelace")\nprint(NodeFeature(ada, "colour"))'}
     prediction, lm = run(program, [{"kind": "deterministic"}, wrong_feature, reason(True, answer="1815")])
     ada = tiny_graph.retriever.node_info(tiny_graph.retriever.retrieve_node("Ada Lovelace"))
     assert agents(prediction) == ["classify", "act", "graph", "reason"]
-    assert "has no feature 'year'" in prediction.steps[1]["output"]
+    assert "has no feature 'colour'" in prediction.steps[1]["output"]
     assert prediction.steps[2]["num_calls"] == 0 and prediction.steps[2]["output"] == ada
     assert prediction.notebook == ada
     assert last_user_message(lm, 2).startswith(f"[[ ## notebook ## ]]\n{ada}")
@@ -365,7 +365,7 @@ def test_a_failed_first_snippet_is_sampled_again_and_the_most_printed_output_kep
 
 def test_samples_that_print_nothing_real_fall_back_to_the_chunks(tiny_graph):
     program = GLM(tiny_graph, samples=2, kind="deterministic")
-    wrong_feature = {"code": 'ada = RetrieveNode("Ada Lovelace")\nprint(NodeFeature(ada, "year"))'}
+    wrong_feature = {"code": 'ada = RetrieveNode("Ada Lovelace")\nprint(NodeFeature(ada, "colour"))'}
     prediction, _ = run(program, [wrong_feature, {"code": "print([])"}, {"code": "x = 1"},
                                   reason(True, answer="1815")])
     assert agents(prediction) == ["act", "act", "act", "graph", "reason"] and prediction.answer == "1815"
@@ -393,3 +393,15 @@ def test_only_the_question_itself_is_sampled_not_reasons_requests(tiny_graph):
     assert [attempt for attempt, _ in acts] == [0, 1, 2, 0]
     assert [ok for _, ok in acts].count(True) == 1 and acts[1][1] != acts[2][1]  # which sample printed: a race
     assert prediction.answer == "1843"
+
+
+def test_a_neighbour_type_one_step_further_is_reached_through_the_retrieved_entitys_relation(tiny_graph):
+    program = GLM(tiny_graph, samples=0, kind="deterministic")
+    venue_of_ada = 'ada = RetrieveNode("Ada Lovelace")\nprint(", ".join(NodeFeature(NeighbourCheck(ada, "venue"), "name")))'
+    prediction, _ = run(program, [{"code": venue_of_ada}])
+    assert agents(prediction) == ["act", "graph"] and prediction.answer == "Scientific Memoirs"
+    assert "NeighbourCheck(NeighbourCheck(ada, 'paper'), 'venue')" in prediction.steps[1]["code"]
+    # a paper's "name" is its authors' or its venue's: two ways, so no guess; the chunk goes to Reason
+    name_of_paper = 'print(NodeFeature(RetrieveNode("Notes on the Analytical Engine"), "name"))'
+    prediction, _ = run(program, [{"code": name_of_paper}, reason(True, answer="x")])
+    assert agents(prediction) == ["act", "graph", "reason"]

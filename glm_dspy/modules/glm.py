@@ -223,7 +223,7 @@ class GLM(dspy.Module):
             if failure is None:
                 step.ok = True
                 return output, None, None
-            if self.autofix and (fixed := self._autofix(code)) is not None:
+            if self.autofix and (fixed := self._autofix(code, list(retrieved))) is not None:
                 fix_step = Step("graph", code=fixed)
                 log.add(fix_step)
                 output, fixed_failure = self._run(fixed, request, fix_step, retrieved)
@@ -258,9 +258,10 @@ class GLM(dspy.Module):
             if prediction is None:
                 continue
             step.code = prediction.code
-            output, failure = self._run(prediction.code, request, step, {})
-            if failure is not None and self.autofix and (fixed := self._autofix(prediction.code)) is not None:
-                output, failure = self._run(fixed, request, log.add(Step("graph", code=fixed)), {})
+            found: dict[str, None] = {}  # a sample's lookups are its own: they leave no chunks for the fallback
+            output, failure = self._run(prediction.code, request, step, found)
+            if failure is not None and self.autofix and (fixed := self._autofix(prediction.code, list(found))) is not None:
+                output, failure = self._run(fixed, request, log.add(Step("graph", code=fixed)), found)
             if failure is None:
                 printed.append((output, step))
         if not printed:
@@ -297,11 +298,24 @@ class GLM(dspy.Module):
                             RETRIEVAL_ERROR)
         return output, None
 
-    def _autofix(self, code: str) -> str | None:
+    def _autofix(self, code: str, retrieved: list[str]) -> str | None:
+        """`code` repaired by glm_dspy/autofix.py, or None; `retrieved`: the ids its RetrieveNode
+        calls returned, whose type (when they share one) says where a missing name is one step further."""
         if self.graph is None:
             return None
-        features, neighbour_types = self.graph.schema.names()
-        return autofix(code, features, neighbour_types, self.graph.name_matcher())
+        schema = self.graph.schema
+        features, neighbour_types = schema.names()
+        types = {self.graph.retriever.store.type_of(node_id) for node_id in retrieved}
+
+        def detour(name: str, what: str) -> str | None:
+            if len(types) != 1 or None in types:
+                return None
+            [type_name] = types
+            has = schema.node_types[type_name].features if what == "feature" else schema.neighbour_types(type_name)
+            relations = [r for r, kind in schema.one_hop_further(type_name, name) if kind == what]
+            return relations[0] if name not in has and len(relations) == 1 else None
+
+        return autofix(code, features, neighbour_types, self.graph.name_matcher(), detour)
 
     def _chunks(self, ids: list[str], log: StepLog) -> str | None:
         """The vertex chunks of `ids`, fetched by a snippet GLM writes itself (no LLM call)."""
