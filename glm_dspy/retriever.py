@@ -184,6 +184,15 @@ class Retriever:
         """The nodes among `items`, each once, in first-seen order (one query branch each)."""
         return list(dict.fromkeys(item for item in items if isinstance(item, tuple)))
 
+    def label(self, node_id: str) -> str | None:
+        """The node's name or title (its type's text feature) as text; None for a string that is no node's id."""
+        if not isinstance(node_id, str) or not node_id or len(node_id) > MAX_SHOWN_CHARS or not self._is_node(node_id):
+            return None
+        type_name = self.store.type_of(node_id)
+        feature = self._text_features.get(type_name)
+        value = self.node_feature(node_id, feature) if feature else None
+        return None if value is None or isinstance(value, Observation) else str(value)
+
     # ---- the five functions ----------------------------------------------------------------
     def retrieve_node(self, text: str) -> str:
         """RetrieveNode(text) -> the id of the node whose name/title is most similar to `text`."""

@@ -405,3 +405,20 @@ def test_a_neighbour_type_one_step_further_is_reached_through_the_retrieved_enti
     name_of_paper = 'print(NodeFeature(RetrieveNode("Notes on the Analytical Engine"), "name"))'
     prediction, _ = run(program, [{"code": name_of_paper}, reason(True, answer="x")])
     assert agents(prediction) == ["act", "graph", "reason"]
+
+
+def test_printed_node_ids_are_not_an_answer_but_their_chunks_go_to_reason(tiny_graph):
+    program = GLM(tiny_graph, samples=0, kind="deterministic")
+    papers_of_ada = 'print(NeighbourCheck(RetrieveNode("Ada Lovelace"), "paper"))'
+    prediction, _ = run(program, [{"code": papers_of_ada}, reason(True, answer="Notes on the Analytical Engine")])
+    assert agents(prediction) == ["act", "graph", "reason"] and prediction.steps[0]["ok"] is False
+    assert "[Node:p1 " in prediction.notebook and "[Node:p2 " in prediction.notebook
+    assert tiny_graph.retriever.label("p1") == "Notes on the Analytical Engine"
+    assert tiny_graph.retriever.label("ghost") is None and tiny_graph.retriever.label("") is None
+
+
+def test_ids_that_are_their_nodes_names_are_an_answer(tiny_graph, monkeypatch):
+    # PathQuestion's ids are its names written as ids (santa_barbara): printing them answers
+    monkeypatch.setattr(tiny_graph.retriever, "label", lambda node_id: {"p1": "P1"}.get(node_id))
+    prediction, _ = run(GLM(tiny_graph, samples=0, kind="deterministic"), [{"code": 'print("p1")'}])
+    assert prediction.answer == "p1" and prediction.steps[0]["ok"] is True

@@ -13,8 +13,8 @@ empty notebook can only ask for information, and its request is a paraphrase of 
 question, so that call is skipped (one LLM call fewer per non-deterministic question).
 
 A snippet that fails (an error, nothing printed, only empty results such as "[]", only
-graph-function observations such as "no node with id ...", or only a name the request itself
-holds) is first repaired by GLM itself where the mistake is mechanical (glm_dspy/autofix.py: an
+graph-function observations such as "no node with id ...", only node ids, whose chunks then go
+to the notebook, or only a name the request itself holds) is first repaired by GLM itself where the mistake is mechanical (glm_dspy/autofix.py: an
 undefined name close to a defined one, a feature or neighbour type close to the graph's own;
 no LLM call). If it still fails, Act writes `samples` more snippets for the same request at
 `sample_temperature`, all in one batch on the engine, each is run, and the output most of them
@@ -66,6 +66,7 @@ DEFAULT_MAX_REPAIRS = 0
 # and the output most of them print is kept (docs/benchmarks.md, "Sampled snippets")
 DEFAULT_SAMPLES = 4
 SAMPLE_TEMPERATURE = 0.8
+MAX_PRINTED_IDS = 20  # more printed items than this are not checked for being node ids (a query each)
 
 
 class GLM(dspy.Module):
@@ -292,11 +293,30 @@ class GLM(dspy.Module):
             return output, (f"the snippet printed {output}: that path through the graph found nothing. "
                             "Check each neighbour type against the graph description, and that each step "
                             "starts from the entity the previous step found", RETRIEVAL_ERROR)
+        if ids := self._printed_ids(output):
+            retrieved.update((node_id, None) for node_id in ids)  # their chunks show what the ids are
+            return output, (f"the snippet printed node ids ({output[:100]}); print what the request asks of them, "
+                            "e.g. their names: NodeFeature(ids, 'name')", CODE_ERROR)
         if _echoes(output, request):
             return output, (f"the snippet printed {output!r}, which the request itself names; print what the "
                             "request asks about it: its neighbours of the right type, or a feature",
                             RETRIEVAL_ERROR)
         return output, None
+
+    def _printed_ids(self, output: str) -> list[str]:
+        """The node ids `output` is made of, if it prints nothing but ids (one per line, or a
+        list) and some id is not just its node's name written as an id (PathQuestion's
+        `santa_barbara` is the name "santa barbara": an answer); else []."""
+        if self.graph is None:
+            return []
+        items = [item.strip(" '\"[]") for line in output.splitlines() for item in line.split(",")]
+        items = [item for item in items if item]
+        if not items or len(items) > MAX_PRINTED_IDS:
+            return []
+        labels = [self.graph.retriever.label(item) for item in items]
+        if None in labels or all(_as_words(item) == _as_words(label) for item, label in zip(items, labels)):
+            return []
+        return list(dict.fromkeys(items))
 
     def _autofix(self, code: str, retrieved: list[str]) -> str | None:
         """`code` repaired by glm_dspy/autofix.py, or None; `retrieved`: the ids its RetrieveNode
@@ -332,6 +352,10 @@ def _text(value) -> str:
     """An output field's text; the placeholders small models write for "nothing" read as empty."""
     text = str(value or "").strip()
     return "" if text.lower() in ("none", "n/a", "null", "empty", '""') else text
+
+
+def _as_words(text: str) -> str:
+    return " ".join(text.replace("_", " ").lower().split())
 
 
 def _as_answer(output: str) -> str:
