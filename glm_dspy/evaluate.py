@@ -81,7 +81,7 @@ def read_results(path: Path) -> list[dict[str, Any]]:
 
 def _trace(steps: list[dict]) -> list[dict]:
     """What each step did, short enough to keep in every record (for error analysis, docs/benchmarks.md)."""
-    return [{"agent": step["agent"], "attempt": step.get("attempt", 0),
+    return [{"agent": step["agent"], "attempt": step.get("attempt", 0), **({"sampled": True} if step.get("sampled") else {}),
              **{key: step[key][:TRACE_CHARS] for key in ("code", "output", "error") if step.get(key)}}
             for step in steps]
 

@@ -23,7 +23,8 @@ def steps_table(prediction: dspy.Prediction) -> Table:
             detail.append(f"[red]{step['error']}[/]")
         if step.get("num_truncated"):
             detail.append(f"[yellow]{_truncated(step)}[/]")
-        agent = f"{step['agent']} (repair {step['attempt']})" if step.get("attempt") else step["agent"]
+        kind = "sample" if step.get("sampled") else "repair"
+        agent = f"{step['agent']} ({kind} {step['attempt']})" if step.get("attempt") else step["agent"]
         table.add_row(str(number), agent, str(step["prompt_tokens"]), str(step["cached_tokens"]),
                       str(step["completion_tokens"]), f"{step['latency_s']:.1f}", "\n".join(detail))
     return table

@@ -39,11 +39,15 @@ class Step:
     # act only: whether its snippet ran without error, printed, and printed more than graph-function
     # observations (a real result); None for the other agents and where nobody said (old records)
     ok: bool | None = None
+    # act only: a snippet drawn at the sample temperature after the first try failed (its `attempt`
+    # counts the samples), not a repair
+    sampled: bool = False
 
     def __post_init__(self):
         assert self.agent in AGENTS, self.agent
         assert self.attempt >= 0 and (self.attempt == 0 or self.agent == "act"), (self.agent, self.attempt)
         assert self.ok is None or self.agent == "act", (self.agent, self.ok)
+        assert not self.sampled or (self.agent == "act" and self.attempt > 0), (self.agent, self.attempt)
         assert self.cached_tokens <= self.prompt_tokens or self.prompt_tokens == 0
         assert len(self.temperatures) <= self.num_calls and 0 <= self.num_truncated <= self.num_calls, self
 

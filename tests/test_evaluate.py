@@ -191,3 +191,14 @@ def test_real_model_eval_three_questions_two_arms(nobel_db, tmp_path, capsys):
     assert len(records) == 6 and {r["arm"] for r in records} == {"glm", "base"}
     assert all(r["prompt_tokens"] > 0 for r in records)
     assert (tmp_path / "accuracy.png").exists()
+
+
+def test_a_record_traces_each_step_and_marks_the_samples(tiny_graph, tmp_path):
+    question = Question("q1", QUESTIONS[0].question, "1843")
+    year = {"code": 'print(NodeFeature("p1", "year"))'}
+    lm = DummyLM([{"kind": "deterministic"}, {"code": "print(1/0)"}, *[year] * DEFAULT_SAMPLES])
+    with dspy.context(lm=lm):
+        [record] = run_eval([question], ["glm"], tiny_graph, tmp_path)
+    assert record["em"] and [step["agent"] for step in record["trace"]] == ["classify", "act", *["act"] * DEFAULT_SAMPLES]
+    assert "ZeroDivisionError" in record["trace"][1]["error"] and "sampled" not in record["trace"][1]
+    assert all(step["sampled"] and step["output"] == "1843" for step in record["trace"][2:])

@@ -352,6 +352,7 @@ def test_a_failed_first_snippet_is_sampled_again_and_the_most_printed_output_kep
     assert prediction.answer == "1843" and prediction.num_calls == 4
     assert sorted(attempt for _, attempt, _ in attempts(prediction)) == [0, 1, 2, 3]
     assert [ok for _, attempt, ok in attempts(prediction) if attempt == 0] == [False]
+    assert [step["sampled"] for step in prediction.steps] == [False, True, True, True]
     kept = [step for step in prediction.steps if step["ok"]]
     assert len(kept) == 1 and kept[0]["code"] == YEAR_OF_P1 and kept[0]["output"] == "1843"
     assert act_first_tries(prediction.steps) == (1, 0)  # the samples are later tries, not first ones

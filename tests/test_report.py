@@ -30,6 +30,14 @@ def test_a_repair_is_named_in_its_row():
     assert "act (repair 1)" in text and text.count("repair") == 1
 
 
+def test_a_sample_is_named_in_its_row_not_called_a_repair():
+    text = rendered(Step("act", code="print(x)", ok=False),
+                    Step("act", code="print(1)", output="1", attempt=1, ok=True, sampled=True))
+    assert "act (sample 1)" in text and "repair" not in text
+    with pytest.raises(AssertionError):
+        Step("act", sampled=True)  # the first try is never a sample
+
+
 def test_only_act_steps_have_attempts_and_results():
     with pytest.raises(AssertionError):
         Step("reason", attempt=1)

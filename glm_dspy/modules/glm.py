@@ -254,7 +254,7 @@ class GLM(dspy.Module):
             draws = list(pool.map(lambda context, attempt: context.run(draw, attempt), contexts, attempts))
         printed: list[tuple[str, Step]] = []
         for attempt, (prediction, step) in zip(attempts, draws):
-            step.attempt, step.ok = attempt, False
+            step.attempt, step.ok, step.sampled = attempt, False, True
             log.add(step)
             if prediction is None:
                 continue
