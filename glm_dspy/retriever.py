@@ -186,10 +186,12 @@ class Retriever:
 
     def label(self, node_id: str) -> str | None:
         """The node's name or title (its type's text feature) as text; None for a string that is no node's id."""
-        if not isinstance(node_id, str) or not node_id or len(node_id) > MAX_SHOWN_CHARS or not self._is_node(node_id):
+        if not isinstance(node_id, str) or not node_id or len(node_id) > MAX_SHOWN_CHARS:
             return None
-        type_name = self.store.type_of(node_id)
-        feature = self._text_features.get(type_name)
+        found = self._locate(node_id)
+        if isinstance(found, Observation):
+            return None
+        feature = self._text_features.get(found[0])
         value = self.node_feature(node_id, feature) if feature else None
         return None if value is None or isinstance(value, Observation) else str(value)
 

@@ -14,13 +14,13 @@ question, so that call is skipped (one LLM call fewer per non-deterministic ques
 
 A snippet that fails (an error, nothing printed, only empty results such as "[]", only
 graph-function observations such as "no node with id ...", only node ids, whose chunks then go
-to the notebook, or only a name the request itself holds) is first repaired by GLM itself where the mistake is mechanical (glm_dspy/autofix.py: an
-undefined name close to a defined one, a feature or neighbour type close to the graph's own;
-no LLM call). If it still fails, Act writes `samples` more snippets for the same request at
+to the notebook, or only a name the request itself holds) is first repaired by GLM itself where
+the mistake is mechanical (glm_dspy/autofix.py: an undefined name close to a defined one, a
+feature or neighbour type close to the graph's own, or one step further; no LLM call). If it still fails, Act writes `samples` more snippets for the same request at
 `sample_temperature`, all in one batch on the engine, each is run, and the output most of them
 print is kept. Only the question itself is sampled so, not the requests Reason makes later
-(execution-guided sampling: on 40 synthetic dev questions whose greedy snippet
-mostly failed, one of six samples printed a real result for 29 where greedy did for 11; docs/benchmarks.md).
+(execution-guided sampling: on 40 synthetic dev questions, greedy or one of six samples printed
+a real result for 29 where greedy alone did for 11; docs/benchmarks.md).
 Then it may go back to Act with its code and error, at most `max_repairs` times
 (paper §6.1; off by default: the 0.5B model copied the failing snippet in most repairs and
 fixed about 1 in 100, docs/benchmarks.md); a repair that repeats the failing code verbatim
@@ -204,7 +204,7 @@ class GLM(dspy.Module):
         at most `max_repairs` times.
         Returns (output, error category, found): on failure `found` is the vertex chunks of
         the nodes the failed snippets retrieved (None if they retrieved none). Each act step
-        says its `attempt` (0, then 1.. for repairs) and `ok`: True only for the snippet whose
+        says its `attempt` (0, then 1.. for samples, `sampled`, or repairs) and `ok`: True only for the snippet whose
         output is returned (steps.act_first_tries counts the first tries).
         """
         previous_code, error = "", ""
@@ -313,10 +313,13 @@ class GLM(dspy.Module):
         items = [item for item in items if item]
         if not items or len(items) > MAX_PRINTED_IDS:
             return []
-        labels = [self.graph.retriever.label(item) for item in items]
-        if None in labels or all(_as_words(item) == _as_words(label) for item, label in zip(items, labels)):
-            return []
-        return list(dict.fromkeys(items))
+        names_itself = True  # every id so far is its node's name written as an id
+        for item in items:
+            label = self.graph.retriever.label(item)
+            if label is None:  # not an id: the output is something else
+                return []
+            names_itself = names_itself and _as_words(item) == _as_words(label)
+        return [] if names_itself else list(dict.fromkeys(items))
 
     def _autofix(self, code: str, retrieved: list[str]) -> str | None:
         """`code` repaired by glm_dspy/autofix.py, or None; `retrieved`: the ids its RetrieveNode
