@@ -6,16 +6,21 @@ to it too). Invariants: `requests` counts every LM call DSPy was asked
 for, replayed or not; `made` counts those that were not in DSPy's disk cache, i.e. the new
 entries the cache got since the counter was entered (each call the engine answers is stored
 once); `glm_runs` counts finished GLM forward calls. The bar of the current phase advances by
-one per GLM run; a phase with no known total shows a running count.
+one per GLM run; a phase with no known total shows a running count. Where the console is not a
+terminal (a compile logged to a file), the bar cannot redraw, so a plain line is printed every
+`LOG_EVERY` GLM runs instead.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from contextlib import contextmanager
 
 import dspy
 from dspy.utils.callback import BaseCallback
+
+LOG_EVERY = 10  # GLM runs between two progress lines when the console is not a terminal
 
 
 def _disk_entries() -> int:
@@ -37,6 +42,7 @@ class CallCounter(BaseCallback):
         self._task = None
         self._disk_at_start = 0
         self._context = None
+        self._phase_started = 0.0
 
     def __enter__(self) -> "CallCounter":
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -57,6 +63,7 @@ class CallCounter(BaseCallback):
     @contextmanager
     def phase(self, description: str, total: int | None):
         self._task = self._progress.add_task(description, total=total)
+        self._phase_started = time.perf_counter()
         try:
             yield
         finally:
@@ -86,5 +93,17 @@ class CallCounter(BaseCallback):
                 return
             self._glm_calls.discard(call_id)
             self.glm_runs += 1
-        if self._task is not None:
-            self._progress.advance(self._task)
+            task = self._task
+            if task is None:
+                return
+            self._progress.advance(task)
+            if self.console is not None and not self.console.is_terminal:
+                self._log_line(self._progress.tasks[task])
+
+    def _log_line(self, task) -> None:
+        done = int(task.completed)
+        if done % LOG_EVERY == 0 or (task.total is not None and done == task.total):
+            of = f"/{int(task.total)}" if task.total is not None else ""
+            minutes = (time.perf_counter() - self._phase_started) / 60
+            self.console.print(f"{task.description}: {done}{of} GLM runs, {self.requests} LLM requests, "
+                               f"{minutes:.1f} min", highlight=False)

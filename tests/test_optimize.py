@@ -242,3 +242,21 @@ def test_the_compile_reports_on_the_dev_sample_eval_asks():
     assert [q.qid for q in dev] == [q.qid for q in asked]
     assert len({q.tier for q in dev}) == 3  # not the first family's questions only
     assert not {q.qid for q in train} & {q.qid for q in dev}
+
+
+def test_a_compile_logged_to_a_file_prints_a_progress_line_every_few_runs(tiny_graph, tmp_path):
+    from rich.console import Console
+
+    from optimize.progress import LOG_EVERY, CallCounter
+
+    log = tmp_path / "compile.log"
+    with log.open("w") as stream:
+        console = Console(file=stream, force_terminal=False, width=200)
+        counter = CallCounter(console)
+        with counter, counter.phase("dev, hand-written program", LOG_EVERY + 1):
+            for i in range(LOG_EVERY + 1):
+                counter.on_module_start(f"c{i}", GLM.__new__(GLM), {})
+                counter.on_module_end(f"c{i}", None)
+    lines = [line for line in log.read_text().splitlines() if "GLM runs," in line]
+    assert [line.split(":")[1].split()[0] for line in lines] == [f"{LOG_EVERY}/{LOG_EVERY + 1}",
+                                                                 f"{LOG_EVERY + 1}/{LOG_EVERY + 1}"]
