@@ -5,6 +5,7 @@
     glm-dspy ask "Where was Marie Curie born?" --db data/nobel
     glm-dspy ask "Where was Marie Curie born?" --db data/nobel --glm-program none   # the hand-written agents
     glm-dspy model fetch [qwen2.5-coder-0.5b]
+    glm-dspy batch questions.txt --db data/nobel --journal runs/batch.sqlite --out answers.jsonl
     glm-dspy demo --db data/nobel
     glm-dspy eval --dataset nobel --db data/nobel --programs glm,graphcot,graphrag,textrag,base --limit 20
     glm-dspy build triples:kb.tsv --db data/kb && glm-dspy eval --questions kb-questions.jsonl --db data/kb
@@ -69,6 +70,71 @@ def cmd_ask(args) -> int:
     print(prediction.answer)
     print_prediction(console, prediction)
     return 0 if prediction.answer else 1
+
+
+def read_batch_questions(path: Path) -> list[str]:
+    """The questions of `glm-dspy batch`: one per line, or a JSON Lines file (`.jsonl`) of objects
+    with a "question" field; blank lines are skipped. Errors name the file and line."""
+    import json
+
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such question file (one question per line, or .jsonl)")
+    questions = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        if path.suffix != ".jsonl":
+            questions.append(line.strip())
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{path}:{number}: not JSON ({error.msg} at column {error.colno})") from None
+        question = record.get("question") if isinstance(record, dict) else None
+        if not isinstance(question, str) or not question.strip():
+            raise ValueError(f"{path}:{number}: no \"question\" string in {line[:80]!r}")
+        questions.append(question.strip())
+    if not questions:
+        raise ValueError(f"{path}: no questions")
+    return questions
+
+
+def cmd_batch(args) -> int:
+    import json
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from glm_dspy.configuration import configure
+    from glm_dspy.graph import open_graph
+    from glm_dspy.modules.glm import GLM
+
+    questions = read_batch_questions(args.questions)
+    with console.status("opening graph"):
+        graph = open_graph(args.db)
+    with graph:
+        with console.status("starting the engine" if args.server is None else f"connecting to {args.server}"):
+            configure(args.model, server=args.server)
+        program = GLM(graph, compiled=args.glm_program, executor=graph.executor(num_workers=max(2, args.concurrency)))
+        progress = Progress(TextColumn("answering"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                            console=console)
+        with progress:
+            task = progress.add_task("answering", total=len(questions))
+            predictions = program.batch(questions, concurrency=args.concurrency, journal=args.journal,
+                                        on_done=lambda i, prediction: progress.advance(task))
+    out = args.out.open("w", encoding="utf-8") if args.out else sys.stdout
+    try:
+        for position, (question, prediction) in enumerate(zip(questions, predictions)):
+            out.write(json.dumps({"position": position, "query_id": prediction.query_id, "question": question,
+                                  "answer": prediction.answer, "error_category": prediction.error_category,
+                                  "resumed": prediction.resumed, "runs": prediction.runs,
+                                  "num_calls": prediction.num_calls}) + "\n")
+    finally:
+        if args.out:
+            out.close()
+    resumed = sum(p.resumed for p in predictions)
+    console.print(f"{len(predictions)} answered ({sum(bool(p.answer) for p in predictions)} with an answer), "
+                  f"{resumed} resumed" + (f"; journal {args.journal}" if args.journal else ""))
+    return 0
 
 
 def cmd_model_fetch(args) -> int:
@@ -235,6 +301,19 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--max-steps", type=int, default=10)
     ask.add_argument("--glm-program", type=glm_program_arg, default="default", help=GLM_PROGRAM_HELP)
     ask.set_defaults(run=cmd_ask)
+
+    batch = commands.add_parser("batch", help="answer a file of questions concurrently, journaled and resumable")
+    batch.add_argument("questions", type=Path, help="one question per line, or .jsonl with a \"question\" field")
+    batch.add_argument("--db", required=True, type=Path)
+    batch.add_argument("--journal", type=Path, default=None,
+                       help="SQLite journal: run again on it after a crash or kill and the batch resumes, "
+                            "each question answered once (default: in memory)")
+    batch.add_argument("--concurrency", type=int, default=4, help="questions in flight on the engine at once")
+    batch.add_argument("--out", type=Path, default=None, help="answers as JSON Lines (default: stdout)")
+    batch.add_argument("--model", default=None, help="registered model name, HF folder or hub id (default: GLM_MODEL)")
+    batch.add_argument("--server", default=None, help="URL of a vLLM OpenAI server (default: in-process engine)")
+    batch.add_argument("--glm-program", type=glm_program_arg, default="default", help=GLM_PROGRAM_HELP)
+    batch.set_defaults(run=cmd_batch)
 
     model = commands.add_parser("model", help="manage the local LLM")
     model_commands = model.add_subparsers(dest="model_command", required=True)

@@ -42,6 +42,9 @@ class Step:
     # act only: a snippet drawn at the sample temperature after the first try failed (its `attempt`
     # counts the samples), not a repair
     sampled: bool = False
+    # the call was not made again: its outputs were replayed from the query's journal (a resumed
+    # query, glm_dspy/journal.py); its tokens are those of the run that made it
+    replayed: bool = False
 
     def __post_init__(self):
         assert self.agent in AGENTS, self.agent

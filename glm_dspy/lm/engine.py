@@ -82,6 +82,8 @@ class VllmEngine:
         self._open_queries: set[str] = set()  # served and not yet finished
         self._finished_queries: list[str] = []  # done since the last request; sent with the next one
         self._finished_lock = threading.Lock()
+        self._recover_lock = threading.Lock()
+        self.num_recoveries = 0
         listen_for_finished_queries(self)
 
     def finish_query(self, query_id: str) -> None:
@@ -142,6 +144,20 @@ class VllmEngine:
     def close(self) -> None:
         """Stop the transport (an in-process engine is freed; shared by every LM built on it)."""
         self.transport.close()
+
+    def recover(self, lost: Transport) -> bool:
+        """Replace the transport `lost` (whose engine died or server went away) by a restarted one:
+        a new in-process engine, or a new connection to the server. Many threads see the same
+        loss; only the first restarts, and the others find `lost` already replaced (False)."""
+        with self._recover_lock:
+            if self.transport is not lost:
+                return False
+            transport = lost.restarted()  # an in-process engine restarts once for every LM sharing it
+            while getattr(transport, "successor", None) is not None:  # it died again since
+                transport = transport.successor
+            self.transport = transport if getattr(transport, "is_alive", lambda: True)() else transport.restarted()
+            self.num_recoveries += 1
+            return True
 
     def __deepcopy__(self, memo) -> "VllmEngine":
         # An engine is a connection, not a parameter: DSPy deep-copies programs (optimizers,

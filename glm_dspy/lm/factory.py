@@ -72,8 +72,13 @@ def _inprocess_transport(model_path: str, max_model_len: int, kv_cache_gib: floa
 
     key = (model_path, max_model_len, kv_cache_gib, repr(sorted(engine_kwargs.items())))
     with _lock:
-        if key in _shared and _shared[key][0].is_alive():
-            return _shared[key]
+        if key in _shared:
+            transport, renderer = _shared[key]
+            while transport.successor is not None:  # restarted after it died (VllmEngine.recover)
+                transport = transport.successor
+            _shared[key] = transport, renderer
+            if transport.is_alive():
+                return _shared[key]
         renderer = PromptRenderer.from_pretrained(model_path)
         transport = InprocessTransport(model_path, max_model_len=max_model_len, kv_cache_gib=kv_cache_gib,
                                        **engine_kwargs)

@@ -52,6 +52,7 @@ class InprocessTransport:
     def __init__(self, model_path: str, *, max_model_len: int, kv_cache_gib: float, **engine_kwargs) -> None:
         os.environ.setdefault("VLLM_ENABLE_V1_MULTIPROCESSING", "0")
         self.model_path = model_path
+        self._arguments = dict(max_model_len=max_model_len, kv_cache_gib=kv_cache_gib, **engine_kwargs)
         self._engine_args = dict(model=model_path, max_model_len=max_model_len, enable_prefix_caching=True,
                                  kv_cache_memory_bytes=int(kv_cache_gib * (1 << 30)), generation_config="vllm",
                                  enforce_eager=True, disable_log_stats=True)
@@ -63,6 +64,8 @@ class InprocessTransport:
         self.last_params = None  # the SamplingParams of the latest call, for tests and debugging
         self.block_size: int | None = None
         self.scheduler = None
+        self.successor: InprocessTransport | None = None  # the engine restarted in its place (restarted())
+        self._restart_lock = threading.Lock()
         started = time.perf_counter()
         self._thread = threading.Thread(target=self._run, name=f"vllm-{Path(model_path).name}", daemon=True)
         self._thread.start()
@@ -113,6 +116,16 @@ class InprocessTransport:
         if self._thread.is_alive():
             self._inbox.put(_STOP)
             self._thread.join()
+
+    def restarted(self) -> "InprocessTransport":
+        """A new engine built as this one was, this one closed first (its KV cache is freed). Once:
+        every LM sharing this engine that asks gets the same successor."""
+        with self._restart_lock:
+            if self.successor is None:
+                self.close()
+                logger.warning("restarting the in-process vLLM engine for %s", self.model_path)
+                self.successor = InprocessTransport(self.model_path, **self._arguments)
+            return self.successor
 
     # -- the loop thread ---------------------------------------------------------------------------
 
@@ -229,8 +242,9 @@ def _on_cpu() -> bool:
     return current_platform.is_cpu()
 
 
-_REMEDY = ("Nothing of the unfinished query is kept: build a new LM with glm_dspy.configure(...) or "
-           "glm_dspy.lm.make_lm(...) and ask it again.")
+_REMEDY = ("Nothing of the unfinished query is kept unless it ran in a journaled batch (GLM.batch(..., "
+           "journal=PATH) restarts the engine and resumes it); else build a new LM with "
+           "glm_dspy.configure(...) or glm_dspy.lm.make_lm(...) and ask it again.")
 
 
 def _engine_args_class():

@@ -70,6 +70,13 @@ class ServerTransport:
     def close(self) -> None:
         self._client.close()
 
+    def restarted(self) -> "ServerTransport":
+        """Reconnect: the same server, a new HTTP client (a server that is still down fails here,
+        with ServerUnreachableError)."""
+        self.close()
+        return ServerTransport(self.base_url, timeout_s=self._client.timeout.read,
+                               connect_timeout_s=self._client.timeout.connect)
+
     def _stream(self, body: dict) -> Iterator[Chunk]:
         finish_reason, usage = None, None
         with self._errors("POST /v1/completions (stream)"):

@@ -9,6 +9,9 @@ the call is recorded as "unexpected agent output".
 
 The step records what the engine ran: each call's temperature, and how many outputs stopped at
 max_tokens (instead of DSPy's truncation warning, which would print through a progress bar).
+
+In a journaled run (glm_dspy/journal.py) a call the query already completed is replayed from
+the journal, with no LLM call, and a new one is journaled once it completes.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any
 import dspy
 from dspy.utils.exceptions import AdapterParseError
 
+from glm_dspy.journal import current_run
 from glm_dspy.lm.observe import observe_calls
 from glm_dspy.steps import UNEXPECTED_OUTPUT, Step
 
@@ -46,6 +50,13 @@ def call_agent(agent: str, predictor: dspy.Module, *, config: dict[str, Any] | N
     started = time.perf_counter()
     prediction, error, attempts = None, None, 0
     config = dict(config or {})
+    run = current_run()
+    if run is not None:
+        key = run.key(agent, inputs, config)
+        if (journaled := run.replay(key)) is not None:
+            outputs, fields = journaled
+            step = Step(**{**fields, "temperatures": tuple(fields.get("temperatures") or ()), "replayed": True})
+            return (None if outputs is None else dspy.Prediction(**outputs)), step
     retry = {**config, "temperature": max(config.get("temperature") or 0.0, RETRY_TEMPERATURE),
              "rollout_id": uuid.uuid4().hex}
     with dspy.track_usage() as tracker, observe_calls() as observed:
@@ -61,4 +72,6 @@ def call_agent(agent: str, predictor: dspy.Module, *, config: dict[str, Any] | N
     step = Step(agent, prompt, cached, completion, max(calls, attempts), time.perf_counter() - started, error=error,
                 temperatures=tuple(record.temperature for record in observed.records),
                 num_truncated=observed.num_truncated)
+    if run is not None:
+        run.record(key, agent, None if prediction is None else prediction.toDict(), step.as_dict())
     return prediction, step

@@ -47,6 +47,7 @@ from glm_dspy.adapter import GLMAdapter
 from glm_dspy.autofix import autofix
 from glm_dspy.fewshot import ACT_DEMOS
 from glm_dspy.graph_demos import act_demos
+from glm_dspy.journal import current_run
 from glm_dspy.function_docs import graph_context
 from glm_dspy.modules.act import ActAgent
 from glm_dspy.modules.calls import call_agent
@@ -127,7 +128,8 @@ class GLM(dspy.Module):
     def forward(self, question: str) -> dspy.Prediction:
         log = StepLog()
         notebook = Notebook()
-        query_id = uuid.uuid4().hex
+        run = current_run()  # a journaled batch names the query (glm_dspy/batch.py)
+        query_id = run.query_id if run is not None else uuid.uuid4().hex
         with dspy.context(adapter=self.adapter), query_context(query_id):
             kind = self.kind or self._classify(question, log)
             answer, category = None, None
@@ -141,6 +143,17 @@ class GLM(dspy.Module):
                 answer, category = self._iterate(question, notebook, log,
                                                  act_first=self.act_first and kind != "deterministic")
         return log.prediction(answer, category, kind=kind, notebook=notebook.text, query_id=query_id)
+
+    def batch(self, questions: list[str], *, concurrency: int = 4, journal=None, batch_id: str | None = None,
+              on_done=None) -> list[dspy.Prediction]:
+        """Answer `questions`, `concurrency` at a time on one engine (vLLM batches their calls);
+        with `journal` (a path) the batch survives a lost engine or a killed process: run it
+        again on the same journal and each unfinished query resumes from its last completed
+        step, none answered twice (glm_dspy/batch.py)."""
+        from glm_dspy.batch import run_batch
+
+        return run_batch(self, questions, concurrency=concurrency, journal=journal, batch_id=batch_id,
+                         on_done=on_done)
 
     def _classify(self, question: str, log: StepLog) -> str:
         prediction, step = call_agent("classify", self.classify, question=question)

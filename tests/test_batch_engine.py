@@ -1,0 +1,123 @@
+"""GLM.batch on the real in-process vLLM engine (the tiny random-weight model): the engine dies
+mid-batch, or the whole process is killed, and every question is still answered exactly once.
+
+The tiny model's outputs are garbage, so the answers are mostly "unexpected agent output";
+what is asserted is the batch's bookkeeping, which does not depend on what the model says."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import dspy
+import pytest
+
+from glm_dspy.journal import Journal
+from glm_dspy.lm.factory import make_lm
+from glm_dspy.modules.glm import GLM
+from tests.test_lm import tiny_model  # noqa: F401 - the session fixture
+
+NUM_QUESTIONS = 16
+QUESTIONS = [f"Who wrote paper number {i}?" for i in range(NUM_QUESTIONS)]
+ENGINE = dict(max_model_len=1536, kv_cache_gib=1, max_tokens=24, cache=False)  # not test_lm's engine: this one dies
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def crash_engine(transport) -> None:
+    """Make the engine's loop thread die as a crash would: an item it cannot handle."""
+    transport._inbox.put(("crash",))
+
+
+def test_an_engine_that_dies_mid_batch_is_restarted_and_every_question_is_answered_once(tiny_model, tiny_graph,
+                                                                                         tmp_path):
+    lm = make_lm(str(tiny_model), **ENGINE)
+    engine = lm.engine
+    first_transport = engine.transport
+    journal = tmp_path / "batch.sqlite"
+
+    def crash_after(num_calls: int) -> None:
+        while len(engine.calls) < num_calls:
+            time.sleep(0.05)
+        crash_engine(first_transport)
+
+    killer = threading.Thread(target=crash_after, args=(12,), daemon=True)
+    killer.start()
+    try:
+        with dspy.context(lm=lm):
+            predictions = GLM(tiny_graph, compiled=None).batch(QUESTIONS, concurrency=4, journal=journal)
+        killer.join(timeout=5)
+        assert not first_transport.is_alive() and engine.transport.is_alive() and engine.num_recoveries == 1
+        assert len(predictions) == NUM_QUESTIONS and len({p.query_id for p in predictions}) == NUM_QUESTIONS
+        resumed = [p for p in predictions if p.resumed]
+        assert resumed and all(p.runs == 2 for p in resumed) and all(p.runs == 1 for p in predictions if not p.resumed)
+        with Journal(journal) as opened:
+            states = opened.states()
+        assert [s.status for s in states] == ["done"] * NUM_QUESTIONS
+        # the restarted engine answers new questions too
+        with dspy.context(lm=lm):
+            (after,) = GLM(tiny_graph, compiled=None).batch(["Who wrote it?"])
+        assert after.num_calls > 0 and not after.resumed
+    finally:
+        engine.close()
+
+
+BATCH_SCRIPT = """
+import sys
+import dspy
+from glm_dspy.graph import open_graph
+from glm_dspy.lm.factory import make_lm
+from glm_dspy.modules.glm import GLM
+questions = [f"Who wrote paper number {i}?" for i in range(int(sys.argv[4]))]
+lm = make_lm(sys.argv[1], max_model_len=1536, kv_cache_gib=1, max_tokens=24, cache=False)
+with open_graph(sys.argv[2]) as graph, dspy.context(lm=lm):
+    predictions = GLM(graph, compiled=None, executor=graph.executor(num_workers=4)).batch(
+        questions, concurrency=4, journal=sys.argv[3])
+print("ANSWERED", sum(1 for p in predictions if p.query_id), flush=True)
+"""
+
+
+def test_a_killed_process_run_again_on_its_journal_finishes_the_batch_answering_each_question_once(
+        tiny_model, tiny_db, tmp_path):
+    journal = tmp_path / "batch.sqlite"
+    script = tmp_path / "batch.py"
+    script.write_text(BATCH_SCRIPT)
+    command = [sys.executable, str(script), str(tiny_model), str(tiny_db), str(journal), str(NUM_QUESTIONS)]
+    env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": "1", "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT)}
+    first = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 300
+        done_before = []
+        while time.monotonic() < deadline and first.poll() is None:
+            if journal.exists():
+                with Journal(journal) as opened:
+                    states = opened.states()
+                if sum(s.status == "done" for s in states) >= 4:
+                    first.send_signal(signal.SIGKILL)  # no clean-up of any kind
+                    break
+            time.sleep(0.2)
+        first.wait(timeout=30)
+        assert first.returncode == -signal.SIGKILL, first.stdout.read().decode()[-3000:]
+    finally:
+        if first.poll() is None:
+            first.kill()
+    with Journal(journal) as opened:
+        before = {s.id: s for s in opened.states()}
+    done_before = {qid for qid, s in before.items() if s.status == "done"}
+    cut_off = {qid for qid, s in before.items() if s.status == "running"}
+    assert 4 <= len(done_before) < NUM_QUESTIONS and cut_off
+
+    second = subprocess.run(command, env=env, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert second.returncode == 0, second.stdout[-3000:] + second.stderr[-3000:]
+    assert f"ANSWERED {NUM_QUESTIONS}" in second.stdout
+    with Journal(journal) as opened:
+        after = {s.id: s for s in opened.states()}
+    assert len(after) == NUM_QUESTIONS and all(s.status == "done" for s in after.values())
+    for qid in done_before:  # finished before the kill: not run again, the same prediction
+        assert after[qid].runs == before[qid].runs and after[qid].prediction == before[qid].prediction
+    for qid in cut_off:  # cut off by the kill: resumed, once
+        assert after[qid].runs == before[qid].runs + 1 and after[qid].resumed
+    assert json.dumps(after[next(iter(cut_off))].prediction)  # a stored, readable prediction
