@@ -6,7 +6,8 @@ runs under a `QueryRun` of the journal (glm_dspy/journal.py): every agent call i
 journaled, and its prediction when it finishes.
 
 Recovery: when a query fails because the engine is lost (an `EngineLostError` along the
-exception's causes: the in-process engine died, the server went away), the engine's transport
+exception's causes: the in-process engine died, the server went away) or hung (a call still
+timed out after call_agent's retries, glm_dspy/modules/calls.py), the engine's transport
 is restarted once (`VllmEngine.recover`; the first thread to see the loss restarts it, the
 others wait for it) and the query runs again from its journal, resuming at its first call
 not journaled. A batch gives up after `max_recoveries` restarts, with the error of the last
@@ -28,6 +29,7 @@ import dspy
 
 from glm_dspy.journal import Journal, QueryState, running
 from glm_dspy.lm.transport import EngineLostError
+from glm_dspy.modules.calls import timed_out
 
 DEFAULT_MAX_RECOVERIES = 3
 RECOVERY_BACKOFF_S = (0.0, 2.0, 8.0)  # wait before the n-th restart (a server may need time to come back)
@@ -107,7 +109,7 @@ def run_batch(program, questions: list[str], *, concurrency: int = 4, journal: J
                     with running(journal.start(ids[i])):
                         prediction = program(question=questions[i])
                 except Exception as error:  # noqa: BLE001 - only a lost engine is retried
-                    if lost_engine(error) is None:
+                    if lost_engine(error) is None and not timed_out(error):
                         raise
                     recovery.recover(transport, error)
                     continue

@@ -165,3 +165,50 @@ def test_a_batch_refuses_an_empty_question_before_asking_anything(tiny_graph):
     with dspy.context(lm=scripted_lm(engine)), pytest.raises(ValueError, match="question 1 is ''"):
         GLM(tiny_graph, compiled=None).batch(["Who?", ""])
     assert engine.num_attempts == 0
+
+
+class TimingOutEngine(DyingEngine):
+    """Times out (as a hung engine's call does) on the calls in `time_out_at` (1-based attempts)."""
+
+    def __init__(self, time_out_at=()):
+        super().__init__()
+        self.time_out_at = set(time_out_at)
+
+    def complete(self, request):
+        with self._lock:
+            attempt = self.num_attempts + 1
+        if attempt in self.time_out_at:
+            with self._lock:
+                self.num_attempts += 1
+            raise lm15.TimeoutError(f"call {attempt} timed out")
+        return super().complete(request)
+
+
+@pytest.fixture
+def no_backoff(monkeypatch):
+    import glm_dspy.modules.calls
+
+    monkeypatch.setattr(glm_dspy.modules.calls, "TIMEOUT_BACKOFF_S", (0.0, 0.0))
+
+
+def test_a_timed_out_call_is_asked_again_and_the_step_counts_it_once_it_answers(tiny_graph, no_backoff):
+    engine = TimingOutEngine(time_out_at={1, 2})
+    program = GLM(tiny_graph, compiled=None, samples=0)
+    with dspy.context(lm=scripted_lm(engine), adapter=program.adapter):
+        prediction, step = call_agent("classify", program.classify, question=QUESTIONS[0])
+    assert prediction.kind == "non_deterministic" and step.error is None
+    assert engine.num_attempts == 3 and engine.num_calls == 1
+
+
+def test_a_call_that_keeps_timing_out_restarts_the_engine_in_a_batch(tiny_graph, no_backoff):
+    from glm_dspy.modules.calls import timed_out
+
+    engine = TimingOutEngine(time_out_at={1, 2, 3})  # the first call and both its new tries
+    program = GLM(tiny_graph, compiled=None, samples=0)
+    with dspy.context(lm=scripted_lm(engine), adapter=program.adapter):
+        with pytest.raises(Exception) as raised:
+            call_agent("classify", program.classify, question=QUESTIONS[0])
+        assert timed_out(raised.value)
+        engine.num_attempts = 0
+        (prediction,) = program.batch(QUESTIONS[:1])
+    assert prediction.answer == "1843" and prediction.resumed and engine.num_recoveries == 1

@@ -121,3 +121,30 @@ def test_a_killed_process_run_again_on_its_journal_finishes_the_batch_answering_
     for qid in cut_off:  # cut off by the kill: resumed, once
         assert after[qid].runs == before[qid].runs + 1 and after[qid].resumed
     assert json.dumps(after[next(iter(cut_off))].prediction)  # a stored, readable prediction
+
+
+def test_a_call_past_its_time_limit_is_aborted_asked_again_and_the_engine_lives_on(tiny_model, tiny_graph,
+                                                                                  monkeypatch):
+    import glm_dspy.modules.calls
+    from glm_dspy.modules.calls import call_agent, timed_out
+
+    monkeypatch.setattr(glm_dspy.modules.calls, "TIMEOUT_BACKOFF_S", (0.1, 0.1))
+    lm = make_lm(str(tiny_model), **ENGINE, timeout_s=0.3)
+    transport = lm.engine.transport
+    program = GLM(tiny_graph, compiled=None)
+    try:
+        sent = transport.num_requests
+        started = time.perf_counter()
+        with dspy.context(lm=lm, adapter=program.adapter), pytest.raises(Exception) as raised:
+            # ~1,200 random tokens take seconds on this tiny model: far past 0.3 s
+            call_agent("classify", program.classify, config={"max_tokens": 1200}, question="Who wrote it?")
+        assert timed_out(raised.value) and "did not finish request" in str(raised.value.__cause__ or raised.value)
+        assert transport.num_requests - sent == 3  # the first try and two more
+        assert time.perf_counter() - started < 10
+        assert transport.is_alive()
+        # each timed-out request was aborted: a short call on the same engine answers at once
+        with dspy.context(lm=lm):
+            outputs = lm("Say hi.", max_tokens=4)
+        assert len(outputs) == 1 and len(lm.engine.calls) >= 1
+    finally:
+        lm.engine.close()

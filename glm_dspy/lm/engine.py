@@ -73,8 +73,9 @@ class VllmEngine:
                                   "frequency_penalty", "presence_penalty"})
 
     def __init__(self, transport: Transport, renderer: PromptRenderer, *, model: str,
-                 default_max_tokens: int = 1024, num_logged_calls: int = 10_000) -> None:
+                 default_max_tokens: int = 1024, num_logged_calls: int = 10_000, timeout_s: float | None = None) -> None:
         self.transport = transport
+        self.timeout_s = timeout_s  # per call, enforced by the transport (lm15.TimeoutError)
         self.renderer = renderer
         self.model = model
         self.default_max_tokens = default_max_tokens
@@ -107,7 +108,7 @@ class VllmEngine:
         started, started_at = time.perf_counter(), time.time()
         with _naming_query(query_id):
             chunks = list(self.transport.generate(list(prompt.token_ids), params, self._hints(query_id, prompt),
-                                                  stream=False))
+                                                  stream=False, timeout_s=self.timeout_s))
         text = "".join(chunk.text for chunk in chunks)
         elapsed = time.perf_counter() - started
         record = self._record(prompt, params, query_id, chunks[-1], started_at, elapsed, elapsed, streamed=False)
@@ -122,7 +123,7 @@ class VllmEngine:
         first_token_s = None
         yield lm15.StreamStartEvent(model=self.model)
         generation = self.transport.generate(list(prompt.token_ids), params, self._hints(query_id, prompt),
-                                             stream=True)
+                                             stream=True, timeout_s=self.timeout_s)
         try:
             while True:
                 with _naming_query(query_id):

@@ -35,7 +35,8 @@ def make_lm(model: str | None = None, *, server: str | None = None, max_model_le
 
     server=None: the in-process engine (started now, shared); `engine_kwargs` go to vLLM's
     EngineArgs (e.g. enforce_eager=False, block_size=..., num_gpu_blocks_override=...,
-    scheduler_cls=...). server="http://host:port": that vLLM OpenAI server, `timeout_s` per read.
+    scheduler_cls=...). server="http://host:port": that vLLM OpenAI server, `timeout_s` per read;
+    in-process, `timeout_s` per call (a call still unfinished then is aborted: lm15.TimeoutError).
     `kv_cache_gib`: the in-process KV cache (module doc). num_retries=0 because a local engine's
     failure is not transient noise: a dead engine fails every later call at once, with an error
     naming the query it stopped; nothing of that query is kept, so it must be asked again.
@@ -62,7 +63,8 @@ def make_lm(model: str | None = None, *, server: str | None = None, max_model_le
             engine_kwargs.setdefault("scheduler_cls", chosen)
         transport, renderer = _inprocess_transport(model_path, max_model_len, kv_cache_gib_for(kv_cache_gib),
                                                    engine_kwargs)
-    engine = VllmEngine(transport, renderer, model=_lm_name(model, model_path), default_max_tokens=max_tokens)
+    engine = VllmEngine(transport, renderer, model=_lm_name(model, model_path), default_max_tokens=max_tokens,
+                        timeout_s=None if server is not None else timeout_s)
     return dspy.LM(engine.model, engine=engine, async_engine=AsyncVllmEngine(engine), temperature=temperature,
                    max_tokens=max_tokens, cache=cache, num_retries=num_retries)
 

@@ -65,6 +65,7 @@ class InprocessTransport:
         self.block_size: int | None = None
         self.scheduler = None
         self.successor: InprocessTransport | None = None  # the engine restarted in its place (restarted())
+        self.num_requests = 0  # requests sent to the engine, finished or not
         self._restart_lock = threading.Lock()
         started = time.perf_counter()
         self._thread = threading.Thread(target=self._run, name=f"vllm-{Path(model_path).name}", daemon=True)
@@ -78,7 +79,7 @@ class InprocessTransport:
         self.start_seconds = time.perf_counter() - started
 
     def generate(self, prompt_ids: list[int], params: GenerationParams, extra_args: dict, *,
-                 stream: bool) -> Iterator[Chunk]:
+                 stream: bool, timeout_s: float | None = None) -> Iterator[Chunk]:
         self._raise_if_dead()
         if params.seed is not None and _on_cpu():
             raise lm15.UnsupportedFeatureError(
@@ -90,13 +91,21 @@ class InprocessTransport:
         request_id = f"glm-{next(self._ids)}"
         outbox: queue.SimpleQueue = queue.SimpleQueue()
         self._inbox.put(("add", request_id, list(prompt_ids), sampling, outbox))
+        self.num_requests += 1
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
         finished = False
         try:
             while True:
                 try:
-                    item = outbox.get(timeout=_POLL_S)
+                    item = outbox.get(timeout=_POLL_S if deadline is None else
+                                      max(0.0, min(_POLL_S, deadline - time.monotonic())))
                 except queue.Empty:
                     self._raise_if_dead()
+                    if deadline is not None and time.monotonic() >= deadline:
+                        raise lm15.TimeoutError(
+                            f"the in-process vLLM engine for {self.model_path} did not finish request {request_id} "
+                            f"in {timeout_s:g} s (it is aborted); the engine is hung or overloaded: lower the "
+                            "concurrency, or raise make_lm(timeout_s=...)") from None
                     continue
                 if isinstance(item, BaseException):
                     finished = True

@@ -52,7 +52,7 @@ class ServerTransport:
             self._check_tokenizer(tokenizer)
 
     def generate(self, prompt_ids: list[int], params: GenerationParams, extra_args: dict, *,
-                 stream: bool) -> Iterator[Chunk]:
+                 stream: bool, timeout_s: float | None = None) -> Iterator[Chunk]:
         body = {"model": self.served_model, "prompt": list(prompt_ids), "max_tokens": params.max_tokens,
                 "temperature": params.temperature, "top_p": params.top_p, "top_k": params.top_k,
                 "seed": params.seed, "stop": list(params.stop), "frequency_penalty": params.frequency_penalty,

@@ -59,9 +59,10 @@ class Transport(Protocol):
     name: str  # "inprocess" or "server", for logs and the call log
 
     def generate(self, prompt_ids: list[int], params: GenerationParams, extra_args: dict, *,
-                 stream: bool) -> Iterator[Chunk]:
+                 stream: bool, timeout_s: float | None = None) -> Iterator[Chunk]:
         """Yield the output; with stream=False a single final chunk. Closing the iterator early
-        aborts the request in the engine."""
+        aborts the request in the engine. `timeout_s`: a call not finished by then raises
+        lm15.TimeoutError and is aborted (the server transport's own limit is per read)."""
         ...
 
     def close(self) -> None: ...

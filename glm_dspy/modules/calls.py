@@ -10,17 +10,24 @@ the call is recorded as "unexpected agent output".
 The step records what the engine ran: each call's temperature, and how many outputs stopped at
 max_tokens (instead of DSPy's truncation warning, which would print through a progress bar).
 
+A call that times out (lm15.TimeoutError anywhere along the exception's causes: the engine's
+per-call limit, or the server's per-read one) is asked again, the same prompt and config (its
+prefix is cached), after `TIMEOUT_BACKOFF_S[n]` seconds, at most `len(TIMEOUT_BACKOFF_S)` times;
+then the error propagates (GLM.batch restarts the engine and resumes the query).
+
 In a journaled run (glm_dspy/journal.py) a call the query already completed is replayed from
 the journal, with no LLM call, and a new one is journaled once it completes.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from typing import Any
 
 import dspy
+from dspy import lm15
 from dspy.utils.exceptions import AdapterParseError
 
 from glm_dspy.journal import current_run
@@ -28,6 +35,33 @@ from glm_dspy.lm.observe import observe_calls
 from glm_dspy.steps import UNEXPECTED_OUTPUT, Step
 
 RETRY_TEMPERATURE = 0.3
+TIMEOUT_BACKOFF_S = (1.0, 4.0)  # the wait before each new try of a timed-out call
+
+logger = logging.getLogger(__name__)
+
+
+def timed_out(error: BaseException | None) -> bool:
+    """Whether `error` is, or was raised from, a timeout (DSPy raises its own errors `from` ours)."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, lm15.TimeoutError):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def _ask(predictor: dspy.Module, inputs: dict[str, Any], config: dict[str, Any]) -> dspy.Prediction:
+    """`predictor(**inputs)`, a timed-out call asked again after a backoff (module doc)."""
+    for wait in (*TIMEOUT_BACKOFF_S, None):
+        try:
+            return predictor(**inputs, config=config)
+        except Exception as error:
+            if wait is None or not timed_out(error):
+                raise
+            logger.warning("an LLM call timed out; asking again in %.0f s: %s", wait, str(error).splitlines()[0])
+            time.sleep(wait)
+    raise AssertionError("unreachable")
 
 
 def _usage_totals(tracker) -> tuple[int, int, int, int]:
@@ -63,7 +97,7 @@ def call_agent(agent: str, predictor: dspy.Module, *, config: dict[str, Any] | N
         for config in (config, retry):
             attempts += 1
             try:
-                prediction = predictor(**inputs, config=config)
+                prediction = _ask(predictor, inputs, config)
                 error = None
                 break
             except AdapterParseError as parse_error:
