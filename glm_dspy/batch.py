@@ -46,7 +46,7 @@ def lost_engine(error: BaseException) -> EngineLostError | None:
     return None
 
 
-class _Recovery:
+class Recovery:
     """Restarts the engine of `lm` after a loss, at most `max_recoveries` times for the batch."""
 
     def __init__(self, lm, max_recoveries: int):
@@ -76,6 +76,26 @@ def _prediction(state: QueryState) -> dspy.Prediction:
     return dspy.Prediction(**state.prediction, resumed=state.resumed, runs=state.runs)
 
 
+def answer_query(program, journal: Journal, query_id: str, question: str, recovery: Recovery) -> dspy.Prediction:
+    """The journaled query's prediction: the stored one if it finished, else a run (resumed from
+    its journaled calls), again after each engine restart (module doc)."""
+    while True:
+        state = journal.state(query_id)
+        if state.status == "done":
+            return _prediction(state)
+        transport = recovery.transport()
+        try:
+            with running(journal.start(query_id)):
+                prediction = program(question=question)
+        except Exception as error:  # noqa: BLE001 - only a lost or hung engine is retried
+            if lost_engine(error) is None and not timed_out(error):
+                raise
+            recovery.recover(transport, error)
+            continue
+        journal.finish(query_id, prediction.toDict())
+        return _prediction(journal.state(query_id))
+
+
 def run_batch(program, questions: list[str], *, concurrency: int = 4, journal: Journal | str | Path | None = None,
               batch_id: str | None = None, max_recoveries: int = DEFAULT_MAX_RECOVERIES,
               on_done=None) -> list[dspy.Prediction]:
@@ -95,29 +115,12 @@ def run_batch(program, questions: list[str], *, concurrency: int = 4, journal: J
             raise ValueError(f"question {i} is {question!r}; every question must be a non-empty string")
     owned = not isinstance(journal, Journal)
     journal = Journal(":memory:" if journal is None else journal) if owned else journal
-    recovery = _Recovery(dspy.settings.lm, max_recoveries)
+    recovery = Recovery(dspy.settings.lm, max_recoveries)
     try:
         ids = journal.submit(questions, batch_id)
 
-        def answer(i: int) -> dspy.Prediction:
-            while True:
-                state = journal.state(ids[i])
-                if state.status == "done":
-                    return _prediction(state)
-                transport = recovery.transport()
-                try:
-                    with running(journal.start(ids[i])):
-                        prediction = program(question=questions[i])
-                except Exception as error:  # noqa: BLE001 - only a lost engine is retried
-                    if lost_engine(error) is None and not timed_out(error):
-                        raise
-                    recovery.recover(transport, error)
-                    continue
-                journal.finish(ids[i], prediction.toDict())
-                return _prediction(journal.state(ids[i]))
-
         def task(i: int) -> dspy.Prediction:
-            prediction = answer(i)
+            prediction = answer_query(program, journal, ids[i], questions[i], recovery)
             if on_done is not None:
                 on_done(i, prediction)
             return prediction

@@ -6,6 +6,7 @@
     glm-dspy ask "Where was Marie Curie born?" --db data/nobel --glm-program none   # the hand-written agents
     glm-dspy model fetch [qwen2.5-coder-0.5b]
     glm-dspy batch questions.txt --db data/nobel --journal runs/batch.sqlite --out answers.jsonl
+    glm-dspy serve --db data/nobel --port 8000          # HTTP API and a page at http://127.0.0.1:8000/
     glm-dspy demo --db data/nobel
     glm-dspy eval --dataset nobel --db data/nobel --programs glm,graphcot,graphrag,textrag,base --limit 20
     glm-dspy build triples:kb.tsv --db data/kb && glm-dspy eval --questions kb-questions.jsonl --db data/kb
@@ -134,6 +135,16 @@ def cmd_batch(args) -> int:
     resumed = sum(p.resumed for p in predictions)
     console.print(f"{len(predictions)} answered ({sum(bool(p.answer) for p in predictions)} with an answer), "
                   f"{resumed} resumed" + (f"; journal {args.journal}" if args.journal else ""))
+    return 0
+
+
+def cmd_serve(args) -> int:
+    from glm_dspy.service import serve
+
+    console.print(f"serving GLM over {args.db} on http://{args.host}:{args.port} (journal {args.journal}); "
+                  "Ctrl-C stops")
+    serve(args.db, model=args.model, server=args.server, host=args.host, port=args.port, journal=args.journal,
+          concurrency=args.concurrency, compiled=args.glm_program)
     return 0
 
 
@@ -314,6 +325,18 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--server", default=None, help="URL of a vLLM OpenAI server (default: in-process engine)")
     batch.add_argument("--glm-program", type=glm_program_arg, default="default", help=GLM_PROGRAM_HELP)
     batch.set_defaults(run=cmd_batch)
+
+    serve = commands.add_parser("serve", help="GLM as an HTTP JSON service with a page to ask from (FastAPI)")
+    serve.add_argument("--db", required=True, type=Path)
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--journal", type=Path, default=Path("runs/service.sqlite"),
+                       help="SQLite journal of every query; a restarted service finishes what was in flight")
+    serve.add_argument("--concurrency", type=int, default=4, help="questions answered at once")
+    serve.add_argument("--model", default=None, help="registered model name, HF folder or hub id (default: GLM_MODEL)")
+    serve.add_argument("--server", default=None, help="URL of a vLLM OpenAI server (default: in-process engine)")
+    serve.add_argument("--glm-program", type=glm_program_arg, default="default", help=GLM_PROGRAM_HELP)
+    serve.set_defaults(run=cmd_serve)
 
     model = commands.add_parser("model", help="manage the local LLM")
     model_commands = model.add_subparsers(dest="model_command", required=True)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextvars
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 
 import dspy
@@ -72,13 +76,42 @@ def act_first_tries(steps: list[dict]) -> tuple[int, int]:
     return len(firsts), sum(bool(s["ok"]) for s in firsts)
 
 
+_listener: contextvars.ContextVar[Callable[[Step], None] | None] = contextvars.ContextVar("glm_step_listener",
+                                                                                         default=None)
+
+
+@contextmanager
+def listening(listener: Callable[[Step], None]) -> Iterator[None]:
+    """Every StepLog made inside the block (e.g. by one GLM query) tells `listener` of each step
+    once it is complete: when the next step is added (a step is filled in until then: an act
+    step gets its snippet's output after it is added), and the rest when the log's prediction
+    is made. The final prediction's steps are authoritative (a kept sample is marked `ok` only
+    after every sample ran)."""
+    token = _listener.set(listener)
+    try:
+        yield
+    finally:
+        _listener.reset(token)
+
+
 @dataclass(slots=True)
 class StepLog:
     steps: list[Step] = field(default_factory=list)
+    listener: Callable[[Step], None] | None = field(default_factory=_listener.get)
+    _num_told: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def add(self, step: Step) -> Step:
-        self.steps.append(step)
+        with self._lock:
+            self.steps.append(step)
+            self._tell(len(self.steps) - 1)
         return step
+
+    def _tell(self, up_to: int) -> None:
+        """Tell the listener of steps [told, up_to) (under the lock: in order, each once)."""
+        while self.listener is not None and self._num_told < up_to:
+            self.listener(self.steps[self._num_told])
+            self._num_told += 1
 
     @property
     def num_calls(self) -> int:
@@ -105,6 +138,8 @@ class StepLog:
         answer, "" for none; the steps as dicts; the error category, None or one of
         `ERROR_CATEGORIES`; this log's totals), then the arm's own `extra` fields."""
         assert error_category is None or error_category in ERROR_CATEGORIES, error_category
+        with self._lock:
+            self._tell(len(self.steps))
         clash = sorted(set(extra) & set(PREDICTION_FIELDS))
         assert not clash, f"extra fields {clash} would overwrite the shared ones"
         return dspy.Prediction(answer=answer or "", steps=[s.as_dict() for s in self.steps],
