@@ -1,0 +1,93 @@
+"""A `glm-dspy serve` process on the real engine (the tiny random-weight model) killed mid-batch
+and started again on its journal finishes every question, each once."""
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+from glm_dspy.journal import Journal
+from tests.test_lm import free_port, tiny_model  # noqa: F401 - the session fixture
+
+NUM_QUESTIONS = 16
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def start_service(tiny_model, tiny_db, journal, port, log):
+    command = [sys.executable, "-m", "glm_dspy.cli", "serve", "--db", str(tiny_db), "--model", str(tiny_model),
+               "--glm-program", "none", "--journal", str(journal), "--port", str(port), "--concurrency", "4"]
+    env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": "1", "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        assert process.poll() is None, f"the service exited with {process.returncode}; see {log.name}"
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+    process.kill()
+    raise AssertionError(f"the service did not come up in 180 s; see {log.name}")
+
+
+def done_count(journal) -> int:
+    if not journal.exists():
+        return 0
+    with Journal(journal) as opened:
+        return sum(s.status == "done" for s in opened.states())
+
+
+def test_a_killed_service_started_again_finishes_every_question_once(tiny_model, tiny_db, tmp_path):
+    journal, port = tmp_path / "service.sqlite", free_port()
+    with (tmp_path / "first.log").open("w") as log:
+        first = start_service(tiny_model, tiny_db, journal, port, log)
+    try:
+        def ask(i):
+            try:
+                httpx.post(f"http://127.0.0.1:{port}/v1/ask", json={"question": f"Who wrote paper {i}?"}, timeout=300)
+            except httpx.HTTPError:
+                pass  # the service is killed under it
+
+        askers = [threading.Thread(target=ask, args=(i,), daemon=True) for i in range(NUM_QUESTIONS)]
+        for asker in askers:
+            asker.start()
+        deadline = time.monotonic() + 300
+        while done_count(journal) < 4 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=30)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    with Journal(journal) as opened:
+        before = {s.id: s for s in opened.states()}
+    assert len(before) == NUM_QUESTIONS, "every question was journaled when it arrived"
+    done_before = {qid for qid, s in before.items() if s.status == "done"}
+    unfinished = set(before) - done_before
+    assert len(done_before) >= 4 and unfinished
+
+    with (tmp_path / "second.log").open("w") as log:
+        second = start_service(tiny_model, tiny_db, journal, port, log)
+    try:
+        deadline = time.monotonic() + 300
+        while done_count(journal) < NUM_QUESTIONS and time.monotonic() < deadline:
+            time.sleep(0.5)
+        states = {qid: httpx.get(f"http://127.0.0.1:{port}/v1/queries/{qid}", timeout=10).json() for qid in before}
+    finally:
+        second.send_signal(signal.SIGINT)
+        try:
+            second.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            second.kill()
+    assert all(s["status"] == "done" for s in states.values()), {q: s["status"] for q, s in states.items()}
+    for qid in done_before:  # answered before the kill: not run again
+        assert states[qid]["runs"] == before[qid].runs == 1
+    for qid in unfinished:  # in flight or waiting at the kill: finished by the new service, once
+        assert states[qid]["runs"] == before[qid].runs + 1
+    assert any(states[qid]["resumed"] for qid in unfinished if before[qid].status == "running")
