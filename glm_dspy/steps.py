@@ -49,12 +49,18 @@ class Step:
     # the call was not made again: its outputs were replayed from the query's journal (a resumed
     # query, glm_dspy/journal.py); its tokens are those of the run that made it
     replayed: bool = False
+    # act only, pipelined (glm_dspy/pipeline.py): RetrieveNode lookups started while the snippet was
+    # still being decoded, their time, and how much of it ran before decoding ended
+    prefetched: int = 0
+    prefetch_s: float = 0.0
+    prefetch_hidden_s: float = 0.0
 
     def __post_init__(self):
         assert self.agent in AGENTS, self.agent
         assert self.attempt >= 0 and (self.attempt == 0 or self.agent == "act"), (self.agent, self.attempt)
         assert self.ok is None or self.agent == "act", (self.agent, self.ok)
         assert not self.sampled or (self.agent == "act" and self.attempt > 0), (self.agent, self.attempt)
+        assert self.prefetched == 0 or self.agent == "act", (self.agent, self.prefetched)
         assert self.cached_tokens <= self.prompt_tokens or self.prompt_tokens == 0
         assert len(self.temperatures) <= self.num_calls and 0 <= self.num_truncated <= self.num_calls, self
 

@@ -29,7 +29,7 @@ from dspy import lm15
 
 from backends.vllm_priority.hints import encode_hints
 from glm_dspy.lm.observe import report_call
-from glm_dspy.lm.query import current_query_id, listen_for_finished_queries
+from glm_dspy.lm.query import current_decoding_listener, current_query_id, listen_for_finished_queries
 from glm_dspy.lm.render import PromptRenderer, RenderedPrompt
 from glm_dspy.lm.structured import grammar_of
 from glm_dspy.lm.transport import Chunk, GenerationParams, Transport
@@ -104,14 +104,24 @@ class VllmEngine:
         return encode_hints(query_id, prompt.segments, finished)
 
     def complete(self, request: lm15.Request) -> lm15.Response:
+        """One call. Under a decoding listener (glm_dspy/lm/query.py) the engine streams it and
+        the listener gets each text delta as it is decoded; the response is the same."""
         prompt, params, query_id = self._prepare(request)
+        listener = current_decoding_listener()
         started, started_at = time.perf_counter(), time.time()
+        first_token_s = None
+        chunks = []
         with _naming_query(query_id):
-            chunks = list(self.transport.generate(list(prompt.token_ids), params, self._hints(query_id, prompt),
-                                                  stream=False, timeout_s=self.timeout_s))
+            for chunk in self.transport.generate(list(prompt.token_ids), params, self._hints(query_id, prompt),
+                                                 stream=listener is not None, timeout_s=self.timeout_s):
+                chunks.append(chunk)
+                if listener is not None and chunk.text:
+                    first_token_s = first_token_s or time.perf_counter() - started
+                    listener(chunk.text)
         text = "".join(chunk.text for chunk in chunks)
         elapsed = time.perf_counter() - started
-        record = self._record(prompt, params, query_id, chunks[-1], started_at, elapsed, elapsed, streamed=False)
+        record = self._record(prompt, params, query_id, chunks[-1], started_at, first_token_s or elapsed, elapsed,
+                              streamed=listener is not None)
         return lm15.Response(id=None, model=self.model, message=lm15.Message.assistant([lm15.TextPart(text)]),
                              finish_reason=_FINISH_REASONS.get(record.finish_reason, "stop"),
                              usage=_usage(chunks[-1]), provider_data={"glm": _as_json(record)})

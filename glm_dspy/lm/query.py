@@ -5,6 +5,7 @@ threads (dspy 3.4.1 utils/parallelizer.py), so the id set around a question foll
 made for it; a bare ContextVar of ours would be lost in those threads.
 """
 
+import contextvars
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,3 +39,24 @@ def query_context(query_id: str | None) -> Iterator[None]:
 def current_query_id() -> str | None:
     """The query id of the innermost `query_context`, or None."""
     return dspy.settings.get(QUERY_ID_SETTING)
+
+
+# Decoding listeners: a callable given each text delta of the LM calls made in its context, as
+# the engine decodes them (pipelined retrieval, glm_dspy/pipeline.py). A plain ContextVar: it is
+# set around one agent call, in the thread that makes it.
+_decoding: "contextvars.ContextVar" = contextvars.ContextVar("glm_decoding_listener", default=None)
+
+
+@contextmanager
+def decoding_listener(listener) -> Iterator[None]:
+    """LM calls inside the block stream from the engine and tell `listener(delta)` each text delta
+    as it is decoded; the call's result is the same as without it."""
+    token = _decoding.set(listener)
+    try:
+        yield
+    finally:
+        _decoding.reset(token)
+
+
+def current_decoding_listener():
+    return _decoding.get()

