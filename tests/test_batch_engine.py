@@ -148,3 +148,26 @@ def test_a_call_past_its_time_limit_is_aborted_asked_again_and_the_engine_lives_
         assert len(outputs) == 1 and len(lm.engine.calls) >= 1
     finally:
         lm.engine.close()
+
+
+def test_a_prompt_past_the_context_is_refused_without_killing_the_engine(tiny_model, tiny_graph):
+    from dspy import lm15
+
+    from glm_dspy.modules.calls import call_agent
+    from tests.test_lm import chat, request_for
+
+    lm = make_lm(str(tiny_model), **ENGINE)
+    program = GLM(tiny_graph, compiled=None)
+    try:
+        huge = "Who wrote the paper about " + "graphs and " * 2000 + "?"
+        with pytest.raises(lm15.ContextLengthError, match="prompt tokens"):
+            lm.engine.complete(request_for(lm, chat(notebook=None, question=huge)))
+        assert lm.engine.transport.is_alive()
+        with dspy.context(lm=lm, adapter=program.adapter):
+            prediction, step = call_agent("classify", program.classify, question=huge)
+            assert prediction is None and "the prompt is too long for the model" in step.error
+            answer = GLM(tiny_graph, compiled=None)(question=huge)  # the query ends; nothing crashes
+        assert answer.error_category == "unexpected agent output"
+        assert lm.engine.transport.is_alive() and lm.engine.complete(request_for(lm, chat())).message
+    finally:
+        lm.engine.close()

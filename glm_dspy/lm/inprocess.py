@@ -190,7 +190,7 @@ class InprocessTransport:
         _, request_id, prompt_ids, sampling, outbox = item
         try:
             engine.add_request(request_id, TokensPrompt(prompt_token_ids=prompt_ids), sampling)
-        except (ValueError, TypeError) as error:  # vLLM's own validation (prompt too long, bad params)
+        except (ValueError, TypeError, *_client_errors()) as error:  # vLLM's validation (prompt too long, bad params)
             outbox.put(_invalid_request(error, len(prompt_ids)))
             return
         outboxes[request_id] = (outbox, [0])
@@ -272,8 +272,18 @@ def _engine_args_class():
     return _EngineArgs
 
 
+def _client_errors() -> tuple[type[BaseException], ...]:
+    """vLLM's errors for a bad request (vllm 0.32: VLLMValidationError, not a ValueError): they
+    refuse that request only; any other error in the loop kills the engine."""
+    try:
+        from vllm.exceptions import VLLMClientError
+    except ImportError:
+        return ()
+    return (VLLMClientError,)
+
+
 def _invalid_request(error: Exception, num_prompt_tokens: int) -> lm15.InvalidRequestError:
     message = f"vLLM refused the request ({num_prompt_tokens} prompt tokens): {error}"
-    if "maximum model length" in str(error) or "max_model_len" in str(error):
+    if any(words in str(error) for words in ("maximum model length", "maximum context length", "max_model_len")):
         return lm15.ContextLengthError(message + "; shorten the prompt or raise make_lm(max_model_len=...)")
     return lm15.InvalidRequestError(message)

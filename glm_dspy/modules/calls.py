@@ -13,7 +13,10 @@ max_tokens (instead of DSPy's truncation warning, which would print through a pr
 A call that times out (lm15.TimeoutError anywhere along the exception's causes: the engine's
 per-call limit, or the server's per-read one) is asked again, the same prompt and config (its
 prefix is cached), after `TIMEOUT_BACKOFF_S[n]` seconds, at most `len(TIMEOUT_BACKOFF_S)` times;
-then the error propagates (GLM.batch restarts the engine and resumes the query).
+then the error propagates (GLM.batch restarts the engine and resumes the query). A prompt longer
+than the model's context (a notebook or a compiled program's demos grown too long) is refused by
+the engine; the call is then recorded as "unexpected agent output" with that reason, like
+unparseable output, and the query ends instead of crashing.
 
 In a journaled run (glm_dspy/journal.py) a call the query already completed is replayed from
 the journal, with no LLM call, and a new one is journaled once it completes.
@@ -49,6 +52,16 @@ def timed_out(error: BaseException | None) -> bool:
         seen.add(id(error))
         error = error.__cause__ or error.__context__
     return False
+
+
+def _context_length_error(error: BaseException | None) -> lm15.ContextLengthError | None:
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, lm15.ContextLengthError):
+            return error
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return None
 
 
 def _ask(predictor: dspy.Module, inputs: dict[str, Any], config: dict[str, Any]) -> dspy.Prediction:
@@ -102,6 +115,11 @@ def call_agent(agent: str, predictor: dspy.Module, *, config: dict[str, Any] | N
                 break
             except AdapterParseError as parse_error:
                 error = f"{UNEXPECTED_OUTPUT}: {str(parse_error).splitlines()[0][:300]}"
+            except Exception as failure:  # noqa: BLE001 - only a prompt past the context is the agent's failure
+                if (too_long := _context_length_error(failure)) is None:
+                    raise
+                error = f"{UNEXPECTED_OUTPUT}: the prompt is too long for the model: {str(too_long)[:300]}"
+                break  # the same prompt again would be refused again
     prompt, cached, completion, calls = _usage_totals(tracker)
     step = Step(agent, prompt, cached, completion, max(calls, attempts), time.perf_counter() - started, error=error,
                 temperatures=tuple(record.temperature for record in observed.records),

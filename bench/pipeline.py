@@ -1,0 +1,158 @@
+"""Pipelined retrieval and many questions at once: latency and throughput of GLM on the real model.
+
+    python -m bench.pipeline --quick     # 8 Nobel dev questions; concurrency 1, 4; a few minutes
+    python -m bench.pipeline             # 32 questions; concurrency 1, 4, 16
+    python -m bench.pipeline --db data/big --dataset synthetic   # a graph where RetrieveNode is slow
+
+Arms, all on the same questions, in one run:
+  pipelining on / off   GLM(pipelined=...) at concurrency 1 on the priority engine: latency per
+                        question p50/p95, RetrieveNode time (every index search, timed) and the
+                        share of it hidden under Act's decoding, the RetrieveNode cache hit rate
+  throughput            GLM.batch at each concurrency, on the priority engine and on stock
+                        vLLM's LRU eviction (a second engine, started after the first is closed):
+                        questions/s and its ratio to concurrency 1
+GLM runs greedy (samples=0) so that every arm does the same work; DSPy's response cache is
+off; the RetrieveNode cache is emptied before each arm, and a warm-up question runs first on
+each engine. The machine is shared and noisy: compare ratios within one run.
+Prints one table, then one JSON line with `latency_reduction` (1 - p50 on / p50 off) and
+`throughput_by_concurrency`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import threading
+import time
+from pathlib import Path
+
+
+class SearchTimer:
+    """Times every node-index search (prefetched or not) while installed."""
+
+    def __init__(self, node_index):
+        self.node_index = node_index
+        self.seconds = 0.0
+        self.count = 0
+        self._lock = threading.Lock()
+        self._search = node_index.search
+
+    def __enter__(self):
+        def timed(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return self._search(*args, **kwargs)
+            finally:
+                with self._lock:
+                    self.seconds += time.perf_counter() - started
+                    self.count += 1
+        self.node_index.search = timed
+        return self
+
+    def __exit__(self, *exc):
+        self.node_index.search = self._search
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def latency_arm(graph, questions: list[str], pipelined: bool) -> dict:
+    from glm_dspy.modules.glm import GLM
+
+    program = GLM(graph, compiled=None, samples=0, pipelined=pipelined)
+    cache = graph.retriever.retrieve_cache
+    cache._items.clear()
+    hits, misses = cache.hits, cache.misses
+    latencies, hidden, prefetched = [], 0.0, 0
+    with SearchTimer(graph.retriever.node_index) as timer:
+        for question in questions:
+            started = time.perf_counter()
+            prediction = program(question=question)
+            latencies.append(time.perf_counter() - started)
+            for step in prediction.steps:
+                hidden += step.get("prefetch_hidden_s") or 0.0
+                prefetched += step.get("prefetched") or 0
+    lookups = (cache.hits - hits) + (cache.misses - misses)
+    return {"p50_s": statistics.median(latencies), "p95_s": percentile(latencies, 0.95),
+            "retrieval_s": timer.seconds, "searches": timer.count, "hidden_s": hidden, "prefetched": prefetched,
+            "hidden_share": hidden / timer.seconds if timer.seconds else 0.0,
+            "cache_hit_rate": (cache.hits - hits) / lookups if lookups else 0.0}
+
+
+def throughput_arm(graph, questions: list[str], concurrency: int) -> float:
+    from glm_dspy.modules.glm import GLM
+
+    program = GLM(graph, compiled=None, samples=0, executor=graph.executor(num_workers=max(2, concurrency)))
+    graph.retriever.retrieve_cache._items.clear()
+    started = time.perf_counter()
+    program.batch(questions, concurrency=concurrency)
+    return len(questions) / (time.perf_counter() - started)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="8 questions, concurrency 1 and 4")
+    parser.add_argument("--db", type=Path, default=Path("data/nobel"))
+    parser.add_argument("--dataset", default="nobel", help="whose dev split the questions come from")
+    parser.add_argument("--questions", type=int, default=None, help="default 8 (--quick) or 32")
+    parser.add_argument("--concurrency", default=None, help="comma-separated; default 1,4 (--quick) or 1,4,16")
+    parser.add_argument("--model", default=None, help="default: the default local model")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if not (args.db / "meta.json").exists():
+        raise SystemExit(f"no graph at {args.db}: run `make graph` (or glm-dspy build {args.dataset} --db {args.db})")
+    levels = [int(c) for c in (args.concurrency or ("1,4" if args.quick else "1,4,16")).split(",")]
+    num_questions = args.questions or (8 if args.quick else 32)
+
+    import dspy
+
+    from glm_dspy.graph import open_graph
+    from glm_dspy.lm.factory import make_lm
+    from graphs.datasets import load_questions
+
+    questions = load_questions(args.dataset, args.db, split="dev")
+    random.Random(args.seed).shuffle(questions)
+    asked = [q.question for q in questions[:num_questions]]
+    warm_up = questions[num_questions].question
+    results: dict = {"latency": {}, "throughput": {}}
+    with open_graph(args.db) as graph:
+        for policy in ("priority", "lru"):
+            lm = make_lm(args.model, policy=policy, cache=False)
+            try:
+                with dspy.context(lm=lm):
+                    from glm_dspy.modules.glm import GLM
+
+                    GLM(graph, compiled=None, samples=0)(question=warm_up)
+                    if policy == "priority":
+                        for pipelined in (True, False):
+                            results["latency"]["on" if pipelined else "off"] = latency_arm(graph, asked, pipelined)
+                    results["throughput"][policy] = {c: throughput_arm(graph, asked, c) for c in levels}
+            finally:
+                lm.engine.close()
+    on, off = results["latency"]["on"], results["latency"]["off"]
+    print(f"GLM on {args.db} ({args.dataset} dev), {num_questions} questions, greedy\n")
+    print("| arm | p50 s | p95 s | RetrieveNode s (searches) | hidden under decoding | RetrieveNode cache hits |")
+    print("|---|---|---|---|---|---|")
+    for name, arm in (("pipelining on", on), ("pipelining off", off)):
+        print(f"| {name} | {arm['p50_s']:.2f} | {arm['p95_s']:.2f} | {arm['retrieval_s']:.3f} ({arm['searches']}) | "
+              f"{arm['hidden_share']:.0%} ({arm['prefetched']} prefetched) | {arm['cache_hit_rate']:.0%} |")
+    print("\n| engine | " + " | ".join(f"concurrency {c}: q/s (x c=1)" for c in levels) + " |")
+    print("|---|" + "---|" * len(levels))
+    for policy, by_level in results["throughput"].items():
+        base = by_level[levels[0]]
+        print(f"| {policy} | " + " | ".join(f"{by_level[c]:.3f} ({by_level[c] / base:.2f}x)" for c in levels) + " |")
+    headline = {"latency_reduction": round(1 - on["p50_s"] / off["p50_s"], 4),
+                "hidden_share": round(on["hidden_share"], 4),
+                "throughput_by_concurrency": {policy: {str(c): round(v, 4) for c, v in by_level.items()}
+                                              for policy, by_level in results["throughput"].items()},
+                "num_questions": num_questions}
+    print(json.dumps(headline))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
