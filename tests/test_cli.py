@@ -163,3 +163,23 @@ def test_the_judge_never_needs_a_second_in_process_engine(monkeypatch):
     assert judge(server="http://x") == ("qwen2.5-coder-1.5b", "qwen2.5-coder-1.5b")  # under test elsewhere: judge here
     assert judge(judge_server="http://j") == ("qwen2.5-coder-0.5b", "qwen2.5-coder-0.5b")
     assert started == [("qwen2.5-coder-1.5b", None), ("qwen2.5-coder-0.5b", "http://j")]
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("q.jsonl", '{"question": "Who?"}\n{"question": "When?"\n', "q.jsonl:2: not JSON"),
+    ("q.jsonl", '{"question": "Who?"}\n{"asked": "When?"}\n', 'q.jsonl:2: no "question" string'),
+    ("q.txt", "\n  \n", "q.txt: no questions"),
+])
+def test_batch_questions_file_errors_name_the_file_and_line(tmp_path, tiny_db, name, content, message):
+    path = tmp_path / name
+    path.write_text(content)
+    result = glm("batch", str(path), "--db", str(tiny_db))
+    assert result.returncode == 2 and message in " ".join(result.stderr.split()), result.stderr
+    assert glm("batch", str(tmp_path / "missing.txt"), "--db", str(tiny_db)).returncode == 2
+
+
+def test_batch_reads_one_question_a_line_or_jsonl(tmp_path):
+    (tmp_path / "q.txt").write_text("Who wrote it?\n\n  When was it published?  \n")
+    (tmp_path / "q.jsonl").write_text('{"qid": "a", "question": "Who wrote it?"}\n')
+    assert cli.read_batch_questions(tmp_path / "q.txt") == ["Who wrote it?", "When was it published?"]
+    assert cli.read_batch_questions(tmp_path / "q.jsonl") == ["Who wrote it?"]
