@@ -145,3 +145,32 @@ def test_prefetch_under_concurrency_keeps_the_cache_consistent(tiny_graph):
         thread.join()
     assert not errors
     assert {text: retriever.retrieve_cache.get(text) for text in texts} == expected
+
+
+def test_snippets_from_many_threads_on_one_executor_and_store_give_what_one_thread_gives(nobel_graph):
+    """GLM.batch's sharing: one executor pool and one Kuzu store serving many questions at once."""
+    snippets = [
+        'print(NodeFeature(RetrieveNode("Marie Curie"), "birth_date"))',
+        'print(NodeDegree(RetrieveNode("Niels Bohr"), "student"))',
+        'print(sorted(NodeFeature(NeighbourCheck(RetrieveNode("Marie Curie"), "prize"), "year")))',
+        'print(NodeInfo(RetrieveNode("Albert Einstein"))[:200])',
+    ]
+    executor = nobel_graph.executor(num_workers=4)
+    expected = [executor.run(code).output for code in snippets]
+    assert all(expected) and not any("Error" in output for output in expected)
+    results, lock = {}, threading.Lock()
+
+    def worker(i):
+        for j in range(8):
+            k = (i + j) % len(snippets)
+            output = executor.run(snippets[k]).output
+            with lock:
+                results.setdefault(k, []).append(output)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(len(outputs) for outputs in results.values()) == 64
+    assert all(set(outputs) == {expected[k]} for k, outputs in results.items())
