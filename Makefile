@@ -12,13 +12,24 @@ export VLLM_CPU_KVCACHE_SPACE ?= 2
 export HF_HUB_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: demo test setup model graph bench-graph bench-cache clean
+.PHONY: demo test serve setup model graph browser bench-graph bench-cache clean
 
 demo: setup graph
 	$(VENV)/bin/glm-dspy demo --db $(DB)
 
-test: setup graph
+test: setup graph browser
 	$(PY) -m pytest -q -x --durations=10
+
+# GLM as an HTTP service with its page at http://127.0.0.1:8000/ (glm_dspy/service.py)
+serve: setup graph
+	$(VENV)/bin/glm-dspy serve --db $(DB) --port $(or $(PORT),8000)
+
+# the service page's test drives Debian's chromium; installed here when missing and apt can (else it is skipped)
+browser:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+		(command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
+		 DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver >/dev/null) || \
+		echo "chromium/chromedriver not installed: the page's browser test will be skipped"
 
 setup: $(STAMPS)/install model
 
