@@ -96,3 +96,28 @@ class GraphCoTStep(dspy.Signature):
     scratchpad: str = dspy.InputField(desc="the steps so far; empty at the start")
     thought: str = dspy.OutputField()
     action: str = dspy.OutputField(desc="e.g. RetrieveNode[Marie Curie] or Finish[1903]")
+
+
+class GenerateCypher(dspy.Signature):
+    """Write one read-only Kuzu Cypher query that answers the question over the graph schema.
+
+    Find an entity by its name, as the examples do: (l:laureate {name: 'Marie Curie'}).
+    Relationships are the schema's rel_<relation> tables, followed in the direction shown.
+    Use only MATCH, OPTIONAL MATCH, WHERE, WITH, UNWIND, RETURN, ORDER BY, LIMIT; return only the
+    values the answer needs (count(DISTINCT x) for "how many"). If a previous query failed, fix it."""
+
+    schema: str = dspy.InputField(desc="the node tables with their properties, and the relationship tables")
+    examples: str = dspy.InputField(desc="questions like this one, each with its Cypher")
+    question: str = dspy.InputField()
+    previous_query: str = dspy.InputField(desc="the query that failed, if any")
+    error: str = dspy.InputField(desc="why it failed, if it did")
+    cypher: str = dspy.OutputField(desc="the Cypher query only")
+
+
+class AnswerFromRows(dspy.Signature):
+    """Answer the question from the rows its Cypher query returned: just the answer."""
+
+    question: str = dspy.InputField()
+    cypher: str = dspy.InputField()
+    rows: str = dspy.InputField(desc="the query's result, one row a line")
+    answer: str = dspy.OutputField()

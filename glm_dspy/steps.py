@@ -19,8 +19,8 @@ ERROR_CATEGORIES = (UNEXPECTED_OUTPUT, RETRIEVAL_ERROR, CODE_ERROR, STEP_LIMIT) 
 PREDICTION_FIELDS = ("answer", "steps", "error_category", "num_calls", "prompt_tokens", "cached_tokens",
                      "completion_tokens")
 # GLM's agents; "graph": a snippet GLM ran itself (no LLM call); "answer": a baseline's one
-# call; "graphcot": one Graph-CoT Thought/Action step
-AGENTS = ("classify", "reason", "act", "graph", "answer", "graphcot")
+# call; "graphcot": one Graph-CoT Thought/Action step; "cypher": Text2Cypher writing a query
+AGENTS = ("classify", "reason", "act", "graph", "answer", "graphcot", "cypher")
 
 
 @dataclass(slots=True)

@@ -4,5 +4,6 @@ from glm_dspy.modules.classify import ClassifyAgent
 from glm_dspy.modules.glm import GLM
 from glm_dspy.modules.graphcot import GraphCoT
 from glm_dspy.modules.reason import ReasonAgent
+from glm_dspy.modules.text2cypher import Text2Cypher
 
-__all__ = ["GLM", "ClassifyAgent", "ReasonAgent", "ActAgent", "GraphCoT", "GraphRAG", "TextRAG", "BaseLLM"]
+__all__ = ["GLM", "ClassifyAgent", "ReasonAgent", "ActAgent", "GraphCoT", "GraphRAG", "TextRAG", "BaseLLM", "Text2Cypher"]

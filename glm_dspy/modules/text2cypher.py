@@ -1,0 +1,282 @@
+"""Text2Cypher over Kuzu (seed 003), the `text2cypher` arm of `glm-dspy eval`: the question becomes one Cypher query.
+
+Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and leaves a step:
+  cache        an LRU of answers keyed by SHA-256 of (question, schema): a hit asks nothing
+  pruning      the schema cut to the `max_relations` relationship tables nearest the question (the
+               RetrieveNode embedder, on "<from> <relation> <to>") and the node tables they join.
+               The seed prunes with an LLM call (52% of its latency); embeddings cost no call.
+  examples     the `k` training questions most similar to this one, with their Cypher, from the
+               dataset's examples file (graphs/cypher_examples.py; none where a dataset has none)
+  generation   GenerateCypher (glm_dspy/signatures.py), one "cypher" step
+  post-process rule-based: code fences and a trailing ';' dropped; every name literal
+               (`{name: '...'}`, `x.name = '...'`) becomes the stored name of the node RetrieveNode
+               finds for it, so a query matches whatever the question's case and spelling
+  validation   a read-only gate (one statement; no write, schema or admin clause outside string
+               literals) and Kuzu's EXPLAIN, a "graph" step
+  execution    on the read-only database under the store's query timeout, a "graph" step
+  repair       a refused clause, an EXPLAIN error or an empty result goes back to generation with
+               the error, at most `max_repairs` (3) times
+  answer       one column: its distinct values joined ", " (no LLM call, as GLM's deterministic
+               path); more columns: AnswerFromRows, an "answer" step
+No write can reach the graph: the gate refuses it before Kuzu sees it, and the database is
+opened read-only (graphs/store.py) underneath.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+import time
+from collections import OrderedDict
+from pathlib import Path
+
+import dspy
+import numpy as np
+
+from glm_dspy.adapter import GLMAdapter
+from glm_dspy.modules.calls import call_agent
+from glm_dspy.signatures import AnswerFromRows, GenerateCypher
+from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, UNEXPECTED_OUTPUT, Step, StepLog
+
+DEFAULT_K = 3
+DEFAULT_MAX_RELATIONS = 8
+DEFAULT_MAX_REPAIRS = 3
+MAX_ROWS = 50  # rows shown to AnswerFromRows or joined into an answer
+STRING_LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+# clauses that write, change the schema, or reach outside the query; refused outside string literals
+FORBIDDEN = re.compile(r"\b(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|ALTER|COPY|LOAD|INSTALL|ATTACH|USE|"
+                       r"EXPORT|IMPORT|CHECKPOINT|BEGIN|COMMIT|ROLLBACK|CALL|TRUNCATE)\b", re.IGNORECASE)
+NAME_LITERAL = re.compile(r"(\bname\s*:\s*|\.name\s*=\s*)'((?:[^'\\]|\\.)*)'")
+FENCE = re.compile(r"^```(?:cypher)?\s*|\s*```$", re.IGNORECASE)
+
+
+def read_only_problem(cypher: str) -> str | None:
+    """Why `cypher` may not run (a write, schema or admin clause, or more than one statement), or None."""
+    bare = STRING_LITERAL.sub("''", cypher)
+    if (found := FORBIDDEN.search(bare)) is not None:
+        return (f"{found.group(1).upper()} is not allowed: the query must only read the graph (MATCH, WHERE, "
+                "WITH, UNWIND, RETURN, ORDER BY, LIMIT)")
+    if ";" in bare.rstrip().rstrip(";"):
+        return "write exactly one query (no ';' between statements)"
+    return None
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("'", "\\'")
+
+
+class Text2Cypher(dspy.Module):
+    def __init__(self, graph, *, examples: Path | str | None = "default", k: int = DEFAULT_K,
+                 max_relations: int = DEFAULT_MAX_RELATIONS, max_repairs: int = DEFAULT_MAX_REPAIRS,
+                 cache_size: int = 256, max_tokens: int = 256):
+        """`examples`: a JSON Lines file of {"question", "cypher"}; "default" the dataset's own
+        (graphs/cypher_examples.py), None none."""
+        super().__init__()
+        assert k >= 0 and max_relations >= 1 and max_repairs >= 0 and cache_size >= 0
+        self.graph, self.k, self.max_relations, self.max_repairs = graph, k, max_relations, max_repairs
+        self.generate = dspy.Predict(GenerateCypher, max_tokens=max_tokens)
+        self.answer_from_rows = dspy.Predict(AnswerFromRows, max_tokens=128)
+        self.adapter = GLMAdapter()
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, dict] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self.cache_hits = self.cache_misses = 0
+        self.examples = self._read_examples(examples)
+        self._example_vectors = None
+        self._relation_vectors = None
+
+    # ---- set-up ----------------------------------------------------------------------------
+    def _read_examples(self, examples) -> list[dict]:
+        if examples is None:
+            return []
+        if str(examples) == "default":
+            from graphs.cypher_examples import examples_path
+
+            path = examples_path(self.graph.schema.name)
+            if not path.is_file():
+                return []
+        else:
+            path = Path(examples)
+            if not path.is_file():
+                raise FileNotFoundError(f"{path}: no Text2Cypher examples file (JSON Lines of "
+                                        "{\"question\", \"cypher\"}; python -m graphs.cypher_examples)")
+        found = []
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                found.append({"question": str(record["question"]), "cypher": str(record["cypher"])})
+            except (ValueError, KeyError, TypeError) as error:
+                raise ValueError(f"{path}:{number}: not a {{\"question\", \"cypher\"}} record ({error})") from None
+        return found
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        return self.graph.retriever.node_index.embedder.encode(texts)
+
+    def _relations(self) -> list[tuple[str, str, str]]:
+        return [(src, relation, dst) for relation, pairs in sorted(self.graph.schema.relations.items())
+                for src, dst in pairs]
+
+    # ---- stages ----------------------------------------------------------------------------
+    def prune(self, question: str) -> str:
+        """The schema text for `question`: the nearest relationship tables and the node tables they join."""
+        from graphs.schema import rel_table
+
+        schema = self.graph.schema
+        relations = self._relations()
+        if len(relations) > self.max_relations and self.graph.retriever.node_index is not None:
+            if self._relation_vectors is None:
+                self._relation_vectors = self._embed([f"{s} {r.replace('_', ' ')} {d}" for s, r, d in relations])
+            scores = self._relation_vectors @ self._embed([question])[0]
+            relations = [relations[i] for i in sorted(np.argsort(-scores)[: self.max_relations])]
+        types = sorted({t for s, _, d in relations for t in (s, d)})
+        lines = ["Node tables:"]
+        for type_name in types:
+            features = ", ".join(["id", *schema.node_types[type_name].features])
+            lines.append(f"  {type_name}({features})")
+        lines.append("Relationship tables:")
+        lines += [f"  (:{s})-[:{rel_table(r)}]->(:{d})" for s, r, d in relations]
+        return "\n".join(lines)
+
+    def nearest_examples(self, question: str) -> str:
+        if not self.examples or self.k == 0:
+            return "(none)"
+        if self._example_vectors is None:
+            self._example_vectors = self._embed([e["question"] for e in self.examples])
+        scores = self._example_vectors @ self._embed([question])[0]
+        chosen = [self.examples[i] for i in np.argsort(-scores)[: self.k]]
+        return "\n\n".join(f"Question: {e['question']}\nCypher: {e['cypher']}" for e in chosen)
+
+    def post_process(self, cypher: str) -> str:
+        """Rule-based fixes (module doc): fences, a trailing ';', name literals linked to stored names."""
+        cypher = FENCE.sub("", cypher.strip()).strip().rstrip(";").strip()
+        retriever = self.graph.retriever
+
+        def link(match: re.Match) -> str:
+            text = match.group(2).replace("\\'", "'").replace("\\\\", "\\")
+            node_id = retriever.retrieve_node(text) if retriever.node_index is not None else None
+            name = retriever.label(node_id) if isinstance(node_id, str) else None
+            return f"{match.group(1)}'{_escape(name if name is not None else text)}'"
+        return NAME_LITERAL.sub(link, cypher)
+
+    def validate(self, cypher: str) -> str | None:
+        """Why `cypher` cannot run (the read-only gate, then Kuzu's EXPLAIN), or None."""
+        if (problem := read_only_problem(cypher)) is not None:
+            return problem
+        try:
+            self.graph.store.query(f"EXPLAIN {cypher}")
+        except Exception as error:  # noqa: BLE001 - Kuzu's parser and binder errors are RuntimeErrors
+            return f"Kuzu cannot run it: {str(error).strip().splitlines()[0][:300]}"
+        return None
+
+    def execute(self, cypher: str) -> tuple[list[dict] | None, str | None]:
+        try:
+            return self.graph.store.query(cypher), None
+        except Exception as error:  # noqa: BLE001 - a timeout is RuntimeError("Interrupted.")
+            message = str(error).strip().splitlines()[0][:300]
+            if "Interrupted" in message:
+                message = "the query ran past its time limit; write a simpler one"
+            return None, message
+
+    # ---- the program -----------------------------------------------------------------------
+    def forward(self, question: str) -> dspy.Prediction:
+        stages: dict[str, float] = {}
+        log = StepLog()
+
+        def timed(stage: str, started: float) -> None:
+            stages[stage] = stages.get(stage, 0.0) + time.perf_counter() - started
+
+        started = time.perf_counter()
+        key = hashlib.sha256(f"{question}\n{self.graph.schema.summary()}".encode()).hexdigest()
+        with self._cache_lock:
+            cached = self._cache.get(key)
+            if cached is not None:
+                self._cache.move_to_end(key)
+                self.cache_hits += 1
+            else:
+                self.cache_misses += 1
+        timed("cache", started)
+        if cached is not None:
+            return log.prediction(cached["answer"], cached["error_category"], cypher=cached["cypher"],
+                                  stages=stages, cache_hit=True)
+
+        started = time.perf_counter()
+        schema = self.prune(question)
+        timed("pruning", started)
+        started = time.perf_counter()
+        examples = self.nearest_examples(question)
+        timed("examples", started)
+        previous, error, category, rows, cypher = "", "", None, None, ""
+        with dspy.context(adapter=self.adapter):
+            for _ in range(1 + self.max_repairs):
+                started = time.perf_counter()
+                prediction, step = call_agent("cypher", self.generate, schema=schema, examples=examples,
+                                              question=question, previous_query=previous, error=error)
+                log.add(step)
+                timed("generation", started)
+                if prediction is None:
+                    return self._finish(key, log, None, UNEXPECTED_OUTPUT, cypher, stages)
+                started = time.perf_counter()
+                step.code = cypher = self.post_process(prediction.cypher)
+                timed("post-processing", started)
+                started = time.perf_counter()
+                problem = self.validate(cypher)
+                log.add(Step("graph", code=f"EXPLAIN {cypher}", error=problem,
+                             latency_s=time.perf_counter() - started))
+                timed("validation", started)
+                if problem is None:
+                    started = time.perf_counter()
+                    rows, problem = self.execute(cypher)
+                    shown = _rows_text(rows) if rows is not None else None
+                    log.add(Step("graph", code=cypher, output=shown, error=problem,
+                                 latency_s=time.perf_counter() - started))
+                    timed("execution", started)
+                    if problem is None and not rows:
+                        problem = ("the query returned no rows: check each name, each relationship table and "
+                                   "its direction against the schema")
+                    if problem is None:
+                        break
+                    category = RETRIEVAL_ERROR
+                else:
+                    category = CODE_ERROR
+                step.error = problem
+                previous, error = cypher, problem
+            else:
+                return self._finish(key, log, None, category, cypher, stages)
+            started = time.perf_counter()
+            answer = self._answer(question, cypher, rows, log)
+            timed("answer", started)
+        return self._finish(key, log, answer, None if answer else UNEXPECTED_OUTPUT, cypher, stages)
+
+    def _answer(self, question: str, cypher: str, rows: list[dict], log: StepLog) -> str | None:
+        if len(rows[0]) == 1:
+            values = [_value_text(next(iter(row.values()))) for row in rows[:MAX_ROWS]]
+            return ", ".join(dict.fromkeys(v for v in values if v))
+        prediction, step = call_agent("answer", self.answer_from_rows, question=question, cypher=cypher,
+                                      rows=_rows_text(rows))
+        log.add(step)
+        return prediction.answer.strip() if prediction is not None else None
+
+    def _finish(self, key: str, log: StepLog, answer, category, cypher: str, stages: dict) -> dspy.Prediction:
+        if self.cache_size and answer:  # only answers are cached: a failure may go better next time
+            with self._cache_lock:
+                self._cache[key] = {"answer": answer, "error_category": category, "cypher": cypher}
+                while len(self._cache) > self.cache_size:
+                    self._cache.popitem(last=False)
+        return log.prediction(answer, category, cypher=cypher, stages=stages, cache_hit=False)
+
+
+def _value_text(value) -> str:
+    if isinstance(value, list):
+        return ", ".join(_value_text(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def _rows_text(rows: list[dict]) -> str:
+    lines = [" | ".join(f"{column}: {_value_text(value)}" for column, value in row.items()) for row in rows[:MAX_ROWS]]
+    if len(rows) > MAX_ROWS:
+        lines.append(f"... {len(rows) - MAX_ROWS} more rows")
+    return "\n".join(lines)
