@@ -42,7 +42,7 @@ from graphs.questions import Question
 
 # glm-grammar: GLM with its replies decoded under the grammars of glm_dspy/grammar; glm-greedy: GLM drawing
 # no further snippets when the first fails (samples=0); each for the on/off comparison with glm
-ARMS = ("glm", "glm-grammar", "glm-greedy", "graphcot", "graphrag", "textrag", "base", "text2cypher")
+ARMS = ("glm", "glm-grammar", "glm-greedy", "graphcot", "graphrag", "textrag", "base", "text2cypher", "counselor")
 TRACE_CHARS = 400  # per code/output/error field of a step in a record's trace
 
 
@@ -61,7 +61,8 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
                  "graphcot": lambda: GraphCoT(graph),
                  "graphrag": lambda: GraphRAG(graph),
                  "textrag": lambda: TextRAG(graph), "base": BaseLLM,
-                 "text2cypher": lambda: Text2Cypher(graph)}
+                 "text2cypher": lambda: Text2Cypher(graph),
+                 "counselor": lambda: glm(plan=True, reflect=2)}  # Graph Counselor (seed 002) on GLM
     if arm not in factories:
         raise ValueError(f"unknown program {arm!r}; choose from {', '.join(ARMS)}")
     return factories[arm]()

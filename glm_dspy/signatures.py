@@ -121,3 +121,41 @@ class AnswerFromRows(dspy.Signature):
     cypher: str = dspy.InputField()
     rows: str = dspy.InputField(desc="the query's result, one row a line")
     answer: str = dspy.OutputField()
+
+
+class Plan(dspy.Signature):
+    """Plan how to answer the question from the graph (Graph Counselor's Planning Agent): the
+    entity to find first, then each relation to follow or feature to read, one step a line, using
+    only the node types, features and relations the graph has. If a reflection on an earlier
+    attempt is given, plan so as not to repeat its mistake."""
+
+    graph: str = dspy.InputField(desc="the graph's node types with their features and relations")
+    question: str = dspy.InputField()
+    reflection: str = dspy.InputField(desc="what an earlier attempt got wrong, if any")
+    plan: str = dspy.OutputField(desc="numbered steps, one retrieval each")
+
+
+class Judge(dspy.Signature):
+    """Judge whether the answer is right for the question, given what was retrieved to find it
+    (Graph Counselor's judgment module): is it the kind of thing asked for, about the right
+    entity, and supported by the retrieved facts?"""
+
+    question: str = dspy.InputField()
+    retrieved: str = dspy.InputField(desc="the notebook: what each retrieval returned")
+    answer: str = dspy.InputField()
+    correct: bool = dspy.OutputField()
+
+
+class Reflect(dspy.Signature):
+    """Reflect on an attempt judged wrong, from several perspectives (Graph Counselor's
+    Self-Reflection): recap what the question asks and what was done; analyse which relations
+    were missing or extraneous; say how to refine the retrieval; then reason backward from the
+    answer given: would it satisfy the question, and if not, what would?"""
+
+    question: str = dspy.InputField()
+    attempt: str = dspy.InputField(desc="the notebook of the attempt: what each retrieval returned")
+    answer: str = dspy.InputField(desc="the attempt's answer, empty if none")
+    recap: str = dspy.OutputField()
+    analysis: str = dspy.OutputField(desc="missing or extraneous relations")
+    refinement: str = dspy.OutputField(desc="what to retrieve differently")
+    backward_check: str = dspy.OutputField(desc="from the answer back to the question")

@@ -19,8 +19,9 @@ ERROR_CATEGORIES = (UNEXPECTED_OUTPUT, RETRIEVAL_ERROR, CODE_ERROR, STEP_LIMIT) 
 PREDICTION_FIELDS = ("answer", "steps", "error_category", "num_calls", "prompt_tokens", "cached_tokens",
                      "completion_tokens")
 # GLM's agents; "graph": a snippet GLM ran itself (no LLM call); "answer": a baseline's one
-# call; "graphcot": one Graph-CoT Thought/Action step; "cypher": Text2Cypher writing a query
-AGENTS = ("classify", "reason", "act", "graph", "answer", "graphcot", "cypher")
+# call; "graphcot": one Graph-CoT Thought/Action step; "cypher": Text2Cypher writing a query;
+# "plan", "judge", "reflect": Graph Counselor's agents (GLM(plan=True, reflect=N))
+AGENTS = ("classify", "reason", "act", "graph", "answer", "graphcot", "cypher", "plan", "judge", "reflect")
 
 
 @dataclass(slots=True)

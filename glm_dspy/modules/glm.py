@@ -58,6 +58,7 @@ from glm_dspy.observation import Observation, is_empty_output
 from glm_dspy.pipeline import Prefetcher, prefetch_pool
 from glm_dspy.lm.query import decoding_listener, query_context
 from graphs.node_info import CHUNK_OPENING
+from glm_dspy.signatures import Judge, Plan, Reflect
 from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
 
 DEFAULT_MAX_STEPS = 10
@@ -76,7 +77,8 @@ class GLM(dspy.Module):
                  executor=None, accept_grounded_answers: bool = True, act_first: bool = True,
                  kind: str | None = None, constrained: bool = False, compiled: str | None = "default",
                  autofix: bool = True, fitted_demos: bool = False, samples: int = DEFAULT_SAMPLES,
-                 sample_temperature: float = SAMPLE_TEMPERATURE, pipelined: bool = True):
+                 sample_temperature: float = SAMPLE_TEMPERATURE, pipelined: bool = True, plan: bool = False,
+                 reflect: int = 0):
         """`compiled`: "default" loads the compiled program shipped for the configured LM's model
         (optimize/compiled/glm-<model>.json, only when its metadata names that model; else the
         hand-written program), None (or "none") the hand-written program, a path that file
@@ -104,6 +106,13 @@ class GLM(dspy.Module):
         self.samples, self.sample_temperature = samples, sample_temperature
         # pipelined: RetrieveNode lookups start while Act is still decoding its snippet (glm_dspy/pipeline.py)
         self.pipelined = pipelined
+        # Graph Counselor (seed 002): plan the reasoning path first; after an answer, a judge says if
+        # it is right and, if not, a reflection goes into the next attempt's context, `reflect` times at most
+        assert reflect >= 0, reflect
+        self.reflect = reflect
+        self.plan = dspy.Predict(Plan, max_tokens=160) if plan else None
+        self.judge = dspy.Predict(Judge, max_tokens=16) if reflect else None
+        self.reflection = dspy.Predict(Reflect, max_tokens=320) if reflect else None
         self.accept_grounded_answers = accept_grounded_answers
         self.act_first = act_first
         self.kind = kind  # None: Classify decides; else every question takes this path, no Classify call
@@ -133,19 +142,69 @@ class GLM(dspy.Module):
         notebook = Notebook()
         run = current_run()  # a journaled batch names the query (glm_dspy/batch.py)
         query_id = run.query_id if run is not None else uuid.uuid4().hex
+        reflections: list[str] = []
         with dspy.context(adapter=self.adapter), query_context(query_id):
-            kind = self.kind or self._classify(question, log)
-            answer, category = None, None
-            if kind == "deterministic":
-                output, category, found = self._act(question, log, sample=True)
-                if category is None and not output.startswith(CHUNK_OPENING):
-                    answer = _as_answer(output)
-                elif category is None or found:  # a vertex chunk is read by Reason, not given as the answer
-                    notebook.add(question, output if category is None else found)
-            if answer is None and category != UNEXPECTED_OUTPUT:
-                answer, category = self._iterate(question, notebook, log,
-                                                 act_first=self.act_first and kind != "deterministic")
-        return log.prediction(answer, category, kind=kind, notebook=notebook.text, query_id=query_id)
+            for round_ in range(1 + self.reflect):
+                if round_:
+                    notebook = Notebook()
+                answer, category, kind = self._attempt(question, notebook, log, reflections)
+                if round_ == self.reflect or category == UNEXPECTED_OUTPUT or self._judged_right(
+                        question, notebook, answer, log):
+                    break
+                reflection = self._reflect(question, notebook, answer, log)
+                if reflection is None:
+                    break
+                reflections.append(reflection)
+        extra = {"rounds": len(reflections) + 1, "reflections": reflections} if self.reflect else {}
+        return log.prediction(answer, category, kind=kind, notebook=notebook.text, query_id=query_id, **extra)
+
+    def _attempt(self, question: str, notebook: Notebook, log: StepLog,
+                 reflections: list[str]) -> tuple[str | None, str | None, str]:
+        """One pass of Algorithm 1 (with a plan and the reflections so far, where asked for):
+        (answer, error category, kind)."""
+        request = question
+        if reflections:
+            notebook.append("Reflection on the earlier attempt:\n" + reflections[-1])
+        if self.plan is not None:
+            prediction, step = call_agent("plan", self.plan, graph=self.graph.schema.summary() if self.graph else "",
+                                          question=question, reflection=reflections[-1] if reflections else "")
+            log.add(step)
+            if prediction is not None and _text(prediction.plan):
+                notebook.append("Plan:\n" + _text(prediction.plan))
+                request = f"{question}\nFollow this plan:\n{_text(prediction.plan)}"
+        kind = self.kind or self._classify(question, log)
+        answer, category = None, None
+        if kind == "deterministic":
+            output, category, found = self._act(request, log, sample=True)
+            if category is None and not output.startswith(CHUNK_OPENING):
+                answer = _as_answer(output)
+            elif category is None or found:  # a vertex chunk is read by Reason, not given as the answer
+                notebook.add(question, output if category is None else found)
+        if answer is None and category != UNEXPECTED_OUTPUT:
+            answer, category = self._iterate(question, notebook, log,
+                                             act_first=self.act_first and kind != "deterministic")
+        return answer, category, kind
+
+    def _judged_right(self, question: str, notebook: Notebook, answer: str | None, log: StepLog) -> bool:
+        """The judge's flag (no reflection asked for: True). No answer is never right."""
+        if not self.reflect:
+            return True
+        if not answer:
+            return False
+        prediction, step = call_agent("judge", self.judge, question=question, retrieved=notebook.text or "(nothing)",
+                                      answer=answer)
+        log.add(step)
+        return bool(prediction.correct) if prediction is not None else True  # an unreadable verdict stops
+
+    def _reflect(self, question: str, notebook: Notebook, answer: str | None, log: StepLog) -> str | None:
+        prediction, step = call_agent("reflect", self.reflection, question=question,
+                                      attempt=notebook.text or "(nothing)", answer=answer or "")
+        log.add(step)
+        if prediction is None:
+            return None
+        return "\n".join(f"{label}: {_text(getattr(prediction, field))}" for label, field in (
+            ("Recap", "recap"), ("Analysis", "analysis"), ("Refinement", "refinement"),
+            ("Backward check", "backward_check")) if _text(getattr(prediction, field)))
 
     def batch(self, questions: list[str], *, concurrency: int = 4, journal=None, batch_id: str | None = None,
               on_done=None) -> list[dspy.Prediction]:
