@@ -42,7 +42,8 @@ from graphs.questions import Question
 
 # glm-grammar: GLM with its replies decoded under the grammars of glm_dspy/grammar; glm-greedy: GLM drawing
 # no further snippets when the first fails (samples=0); each for the on/off comparison with glm
-ARMS = ("glm", "glm-grammar", "glm-greedy", "graphcot", "graphrag", "textrag", "base", "text2cypher", "counselor")
+ARMS = ("glm", "glm-grammar", "glm-greedy", "graphcot", "graphrag", "textrag", "base", "text2cypher", "counselor",
+        "fasttog", "glm-communities")
 TRACE_CHARS = 400  # per code/output/error field of a step in a record's trace
 
 
@@ -52,17 +53,19 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
 
     GLM's snippet executor gets one worker per concurrent question (at least GLM's own 2), so
     `concurrency` questions never wait on each other's snippets; workers start on first use."""
-    from glm_dspy.modules import GLM, BaseLLM, GraphCoT, GraphRAG, TextRAG, Text2Cypher
+    from glm_dspy.modules import GLM, BaseLLM, FastToG, GraphCoT, GraphRAG, TextRAG, Text2Cypher
 
     def glm(**options):
-        return GLM(graph, executor=graph.executor(num_workers=max(2, concurrency)), compiled=glm_program, **options)
+        executor = graph.executor(num_workers=max(2, concurrency), communities=options.get("communities", False))
+        return GLM(graph, executor=executor, compiled=glm_program, **options)
 
     factories = {"glm": glm, "glm-grammar": lambda: glm(constrained=True), "glm-greedy": lambda: glm(samples=0),
                  "graphcot": lambda: GraphCoT(graph),
                  "graphrag": lambda: GraphRAG(graph),
                  "textrag": lambda: TextRAG(graph), "base": BaseLLM,
                  "text2cypher": lambda: Text2Cypher(graph),
-                 "counselor": lambda: glm(plan=True, reflect=2)}  # Graph Counselor (seed 002) on GLM
+                 "counselor": lambda: glm(plan=True, reflect=2),  # Graph Counselor (seed 002) on GLM
+                 "fasttog": lambda: FastToG(graph), "glm-communities": lambda: glm(communities=True)}
     if arm not in factories:
         raise ValueError(f"unknown program {arm!r}; choose from {', '.join(ARMS)}")
     return factories[arm]()

@@ -17,6 +17,12 @@ Given an unknown id, feature or neighbour type, a function returns a message str
 names the valid options instead of a result."""
 
 
-def graph_context(schema: GraphSchema) -> str:
-    """Function docs plus the schema summary of one graph, for the Act prompt."""
-    return f"{FUNCTION_DOCS}\n\nThe graph ({schema.name}):\n{schema.summary()}"
+COMMUNITY_DOC = """CommunityInfo(id) -> text: the node's neighbourhood split into communities (groups of
+closely linked nodes), the most cohesive first, each as triples "name -relation-> name"."""
+
+
+def graph_context(schema: GraphSchema, communities: bool = False) -> str:
+    """Function docs plus the schema summary of one graph, for the Act prompt; `communities`: with
+    CommunityInfo (GLM(communities=True), glm_dspy/communities.py)."""
+    docs = f"{FUNCTION_DOCS}\n{COMMUNITY_DOC}" if communities else FUNCTION_DOCS
+    return f"{docs}\n\nThe graph ({schema.name}):\n{schema.summary()}"

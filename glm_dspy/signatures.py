@@ -159,3 +159,22 @@ class Reflect(dspy.Signature):
     analysis: str = dspy.OutputField(desc="missing or extraneous relations")
     refinement: str = dspy.OutputField(desc="what to retrieve differently")
     backward_check: str = dspy.OutputField(desc="from the answer back to the question")
+
+
+class PickCommunities(dspy.Signature):
+    """Pick the communities of the knowledge graph most useful for answering the question
+    (FastToG's fine pruning). Each community is a numbered group of facts, one triple a line."""
+
+    question: str = dspy.InputField()
+    communities: str = dspy.InputField(desc="numbered communities, each a list of triples")
+    choice: str = dspy.OutputField(desc="the numbers of the most useful communities, best first, e.g. 2, 1")
+
+
+class AnswerFromCommunities(dspy.Signature):
+    """Answer the question from the facts found so far, one triple a line. Say whether they are
+    enough; if so give just the answer (a list joined by ", " when there are several)."""
+
+    facts: str = dspy.InputField(desc="triples from the communities explored so far")
+    question: str = dspy.InputField()
+    enough: bool = dspy.OutputField()
+    answer: str = dspy.OutputField(desc="the answer if the facts are enough, else your best guess")

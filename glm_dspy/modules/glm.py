@@ -78,7 +78,7 @@ class GLM(dspy.Module):
                  kind: str | None = None, constrained: bool = False, compiled: str | None = "default",
                  autofix: bool = True, fitted_demos: bool = False, samples: int = DEFAULT_SAMPLES,
                  sample_temperature: float = SAMPLE_TEMPERATURE, pipelined: bool = True, plan: bool = False,
-                 reflect: int = 0):
+                 reflect: int = 0, communities: bool = False):
         """`compiled`: "default" loads the compiled program shipped for the configured LM's model
         (optimize/compiled/glm-<model>.json, only when its metadata names that model; else the
         hand-written program), None (or "none") the hand-written program, a path that file
@@ -96,7 +96,9 @@ class GLM(dspy.Module):
         # fitted_demos: Act's demos are those that fit the graph, filled up with demos written from it
         # (glm_dspy/graph_demos.py); else the hand-written ones as they are. Off by default: on the
         # Nobel and synthetic dev samples it lost 6 and 5 answers (docs/benchmarks.md, "Repairs and demos")
-        self.act = ActAgent(graph_context(graph.schema) if graph is not None else "",
+        # communities: Act may call CommunityInfo(id) (FastToG's communities, glm_dspy/communities.py)
+        self.communities = communities
+        self.act = ActAgent(graph_context(graph.schema, communities) if graph is not None else "",
                             grammar=graph.act_grammar() if constrained and graph is not None else None,
                             demos=act_demos(graph, ACT_DEMOS, repairs=max_repairs > 0)
                             if fitted_demos and graph is not None else None)
@@ -134,7 +136,7 @@ class GLM(dspy.Module):
         if self.executor is None:
             if self.graph is None:
                 raise ValueError("GLM needs a graph (glm_dspy.open_graph(DIR)) or an executor to run snippets")
-            self.executor = self.graph.executor(num_workers=2)
+            self.executor = self.graph.executor(num_workers=2, communities=self.communities)
         return self.executor
 
     def forward(self, question: str) -> dspy.Prediction:
