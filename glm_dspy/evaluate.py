@@ -44,6 +44,9 @@ from graphs.questions import Question
 # no further snippets when the first fails (samples=0); each for the on/off comparison with glm
 ARMS = ("glm", "glm-grammar", "glm-greedy", "graphcot", "graphrag", "textrag", "base", "text2cypher", "counselor",
         "fasttog", "glm-communities")
+# an arm's own prediction fields kept in its records: FastToG's depth and communities read,
+# Graph Counselor's rounds, Text2Cypher's cache hit and per-stage seconds
+ARM_EXTRAS = ("depth", "communities", "rounds", "cache_hit", "stages")
 TRACE_CHARS = 400  # per code/output/error field of a step in a record's trace
 
 
@@ -128,10 +131,11 @@ def run_eval(questions: list[Question], arms: list[str], graph, out_dir: Path, *
         question, arm = item
         with dspy.context(lm=lm):  # worker threads see the caller's LM
             started_at, started = time.time(), time.perf_counter()
-            steps = []
+            steps, extras = [], {}
             try:
                 prediction = programs[arm](question=question.question)
                 answer, error, steps = prediction.answer, prediction.error_category, prediction.get("steps") or []
+                extras = {k: prediction.get(k) for k in ARM_EXTRAS if prediction.get(k) is not None}
                 usage = {k: prediction.get(k, 0) for k in ("prompt_tokens", "cached_tokens", "completion_tokens",
                                                            "num_calls")}
             except Exception as exc:  # one broken question must not end the run; it is recorded
@@ -153,7 +157,7 @@ def run_eval(questions: list[Question], arms: list[str], graph, out_dir: Path, *
                   "started_at": started_at, "finished_at": time.time(), "model": model, "commit": commit,
                   "seed": seed, "temperatures": sorted({t for step in steps for t in step.get("temperatures", ())}),
                   "glm_program": str(glm_program) if arm.startswith("glm") and glm_program is not None else None,
-                  "trace": _trace(steps)}
+                  "extras": extras, "trace": _trace(steps)}
         with lock, path.open("a") as f:
             f.write(json.dumps(record) + "\n")
         if progress is not None:
