@@ -53,3 +53,14 @@ def test_fasttog_stops_at_its_depth_with_its_best_answer(nobel_graph):
     with dspy.context(lm=lm):
         prediction = FastToG(nobel_graph, width=1, depth=2)(question="Where was Marie Curie born?")
     assert prediction.answer == "Paris" and prediction.depth == 2 and prediction.error_category is None
+
+
+def test_an_eval_record_keeps_the_arms_depth(nobel_graph, tmp_path):
+    from glm_dspy.evaluate import read_results, run_eval
+    from graphs.questions import Question
+
+    lm = DummyLM([{"choice": "1"}, {"enough": True, "answer": "Warsaw"}])
+    with dspy.context(lm=lm):
+        run_eval([Question("q1", "Where was Marie Curie born?", "Warsaw")], ["fasttog"], nobel_graph, tmp_path)
+    (record,) = read_results(tmp_path / "results.jsonl")
+    assert record["em"] and record["extras"] == {"depth": 1, "communities": 2}
