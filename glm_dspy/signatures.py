@@ -106,7 +106,7 @@ class GenerateCypher(dspy.Signature):
     Use only MATCH, OPTIONAL MATCH, WHERE, WITH, UNWIND, RETURN, ORDER BY, LIMIT; return only the
     values the answer needs (count(DISTINCT x) for "how many"). If a previous query failed, fix it."""
 
-    schema: str = dspy.InputField(desc="the node tables with their properties, and the relationship tables")
+    tables: str = dspy.InputField(desc="the node tables with their properties, and the relationship tables")
     examples: str = dspy.InputField(desc="questions like this one, each with its Cypher")
     question: str = dspy.InputField()
     previous_query: str = dspy.InputField(desc="the query that failed, if any")

@@ -213,7 +213,7 @@ class Text2Cypher(dspy.Module):
         with dspy.context(adapter=self.adapter):
             for _ in range(1 + self.max_repairs):
                 started = time.perf_counter()
-                prediction, step = call_agent("cypher", self.generate, schema=schema, examples=examples,
+                prediction, step = call_agent("cypher", self.generate, tables=schema, examples=examples,
                                               question=question, previous_query=previous, error=error)
                 log.add(step)
                 timed("generation", started)
