@@ -5,15 +5,17 @@
     python -m bench.pipeline --db data/big --dataset synthetic   # a graph where RetrieveNode is slow
 
 Arms, all on the same questions, in one run:
-  pipelining on / off   GLM(pipelined=...) at concurrency 1 on the priority engine: latency per
-                        question p50/p95, RetrieveNode time (every index search, timed) and the
-                        share of it hidden under Act's decoding, the RetrieveNode cache hit rate
+  pipelining on / off   GLM(pipelined=...) at concurrency 1 on the priority engine, question by
+                        question in alternating order: latency per question p50/p95, RetrieveNode
+                        time (every index search, timed) and the share of it hidden under Act's
+                        decoding, the RetrieveNode cache hit rate
   throughput            GLM.batch at each concurrency, on the priority engine and on stock
                         vLLM's LRU eviction (a second engine, started after the first is closed):
                         questions/s and its ratio to concurrency 1
 GLM runs greedy (samples=0) so that every arm does the same work; DSPy's response cache is
 off; the RetrieveNode cache is emptied before each arm, and a warm-up question runs first on
-each engine. The machine is shared and noisy: compare ratios within one run.
+each engine. The machine is shared and noisy: compare ratios within one run, and run nothing
+else meanwhile (a test suite beside it halves a throughput arm).
 Prints one table, then one JSON line with `latency_reduction` (1 - p50 on / p50 off) and
 `throughput_by_concurrency`.
 """
@@ -60,27 +62,38 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def latency_arm(graph, questions: list[str], pipelined: bool) -> dict:
+def latency_arms(graph, questions: list[str]) -> dict[str, dict]:
+    """Pipelining on and off, question by question, in alternating order (on-off, off-on, ...), so
+    the engine's warm prefix cache and the machine's drift favour neither arm."""
     from glm_dspy.modules.glm import GLM
 
-    program = GLM(graph, compiled=None, samples=0, pipelined=pipelined)
+    arms = {"on": GLM(graph, compiled=None, samples=0, pipelined=True),
+            "off": GLM(graph, compiled=None, samples=0, pipelined=False)}
     cache = graph.retriever.retrieve_cache
-    cache._items.clear()
-    hits, misses = cache.hits, cache.misses
-    latencies, hidden, prefetched = [], 0.0, 0
-    with SearchTimer(graph.retriever.node_index) as timer:
-        for question in questions:
-            started = time.perf_counter()
-            prediction = program(question=question)
-            latencies.append(time.perf_counter() - started)
+    found = {name: {"latencies": [], "hidden": 0.0, "prefetched": 0, "retrieval_s": 0.0, "searches": 0,
+                    "hits": 0, "lookups": 0} for name in arms}
+    for i, question in enumerate(questions):
+        for name in (("on", "off") if i % 2 == 0 else ("off", "on")):
+            cache._items.clear()  # each arm looks every text up itself
+            hits, misses = cache.hits, cache.misses
+            with SearchTimer(graph.retriever.node_index) as timer:
+                started = time.perf_counter()
+                prediction = arms[name](question=question)
+                elapsed = time.perf_counter() - started
+            arm = found[name]
+            arm["latencies"].append(elapsed)
+            arm["retrieval_s"] += timer.seconds
+            arm["searches"] += timer.count
+            arm["hits"] += cache.hits - hits
+            arm["lookups"] += (cache.hits - hits) + (cache.misses - misses)
             for step in prediction.steps:
-                hidden += step.get("prefetch_hidden_s") or 0.0
-                prefetched += step.get("prefetched") or 0
-    lookups = (cache.hits - hits) + (cache.misses - misses)
-    return {"p50_s": statistics.median(latencies), "p95_s": percentile(latencies, 0.95),
-            "retrieval_s": timer.seconds, "searches": timer.count, "hidden_s": hidden, "prefetched": prefetched,
-            "hidden_share": hidden / timer.seconds if timer.seconds else 0.0,
-            "cache_hit_rate": (cache.hits - hits) / lookups if lookups else 0.0}
+                arm["hidden"] += step.get("prefetch_hidden_s") or 0.0
+                arm["prefetched"] += step.get("prefetched") or 0
+    return {name: {"p50_s": statistics.median(a["latencies"]), "p95_s": percentile(a["latencies"], 0.95),
+                   "retrieval_s": a["retrieval_s"], "searches": a["searches"], "hidden_s": a["hidden"],
+                   "prefetched": a["prefetched"], "hidden_share": a["hidden"] / a["retrieval_s"] if a["retrieval_s"] else 0.0,
+                   "cache_hit_rate": a["hits"] / a["lookups"] if a["lookups"] else 0.0}
+            for name, a in found.items()}
 
 
 def throughput_arm(graph, questions: list[str], concurrency: int) -> float:
@@ -128,8 +141,7 @@ def main(argv: list[str] | None = None) -> int:
 
                     GLM(graph, compiled=None, samples=0)(question=warm_up)
                     if policy == "priority":
-                        for pipelined in (True, False):
-                            results["latency"]["on" if pipelined else "off"] = latency_arm(graph, asked, pipelined)
+                        results["latency"] = latency_arms(graph, asked)
                     results["throughput"][policy] = {c: throughput_arm(graph, asked, c) for c in levels}
             finally:
                 lm.engine.close()
