@@ -123,3 +123,17 @@ def test_a_bad_examples_file_is_a_clear_error(nobel_graph, tmp_path):
         Text2Cypher(nobel_graph, examples=path)
     with pytest.raises(FileNotFoundError, match="no Text2Cypher examples file"):
         Text2Cypher(nobel_graph, examples=tmp_path / "missing.jsonl")
+
+
+def test_glm_can_act_in_cypher_and_its_steps_join_the_log(nobel_graph):
+    from glm_dspy.modules.glm import GLM
+
+    lm = DummyLM([{"kind": "deterministic"}, {"cypher": "MATCH (l:laureate {name: 'marie curie'}) RETURN l.nope"},
+                  {"cypher": BIRTH}])
+    with dspy.context(lm=lm):
+        prediction = GLM(nobel_graph, compiled=None, act="cypher")(question="In which city was Marie Curie born?")
+    assert prediction.answer == "Warsaw" and prediction.error_category is None
+    assert [s["agent"] for s in prediction.steps] == ["classify", "cypher", "graph", "cypher", "graph", "graph"]
+    assert prediction.num_calls == 3
+    with pytest.raises(ValueError, match="act must be 'python' or 'cypher'"):
+        GLM(nobel_graph, compiled=None, act="sql")

@@ -78,7 +78,7 @@ class GLM(dspy.Module):
                  kind: str | None = None, constrained: bool = False, compiled: str | None = "default",
                  autofix: bool = True, fitted_demos: bool = False, samples: int = DEFAULT_SAMPLES,
                  sample_temperature: float = SAMPLE_TEMPERATURE, pipelined: bool = True, plan: bool = False,
-                 reflect: int = 0, communities: bool = False):
+                 reflect: int = 0, communities: bool = False, act: str = "python"):
         """`compiled`: "default" loads the compiled program shipped for the configured LM's model
         (optimize/compiled/glm-<model>.json, only when its metadata names that model; else the
         hand-written program), None (or "none") the hand-written program, a path that file
@@ -108,6 +108,15 @@ class GLM(dspy.Module):
         self.samples, self.sample_temperature = samples, sample_temperature
         # pipelined: RetrieveNode lookups start while Act is still decoding its snippet (glm_dspy/pipeline.py)
         self.pipelined = pipelined
+        # act="cypher": Act's requests are answered by the Text2Cypher pipeline (seed 003,
+        # glm_dspy/modules/text2cypher.py) instead of Python snippets; its steps join the log
+        if act not in ("python", "cypher"):
+            raise ValueError(f"act must be 'python' or 'cypher', got {act!r}")
+        if act == "cypher" and graph is None:
+            raise ValueError("GLM(act='cypher') needs a graph")
+        from glm_dspy.modules.text2cypher import Text2Cypher
+
+        self.cypher = Text2Cypher(graph) if act == "cypher" else None
         # Graph Counselor (seed 002): plan the reasoning path first; after an answer, a judge says if
         # it is right and, if not, a reflection goes into the next attempt's context, `reflect` times at most
         assert reflect >= 0, reflect
@@ -284,6 +293,8 @@ class GLM(dspy.Module):
         says its `attempt` (0, then 1.. for samples, `sampled`, or repairs) and `ok`: True only for the snippet whose
         output is returned (steps.act_first_tries counts the first tries).
         """
+        if self.cypher is not None:
+            return self._act_cypher(request, log)
         previous_code, error = "", ""
         category = None
         retrieved: dict[str, None] = {}  # ordered set of node ids RetrieveNode returned
@@ -312,6 +323,16 @@ class GLM(dspy.Module):
                 return output, None, None
             previous_code, (error, category) = code, failure
         return None, category, self._chunks(list(retrieved), log)
+
+    def _act_cypher(self, request: str, log: StepLog) -> tuple[str | None, str | None, str | None]:
+        """Act in Cypher: the Text2Cypher pipeline answers `request` (its own repairs included);
+        (output, error category, None) as `_act` returns them."""
+        prediction = self.cypher(question=request)
+        for fields in prediction.steps:
+            log.add(Step(**{**fields, "temperatures": tuple(fields.get("temperatures") or ())}))
+        if prediction.error_category is not None or not prediction.answer:
+            return None, prediction.error_category or RETRIEVAL_ERROR, None
+        return prediction.answer, None, None
 
     def _call_act(self, config: dict | None = None, **inputs) -> tuple[dspy.Prediction | None, Step]:
         """One Act call; pipelined, its snippet's RetrieveNode lookups start as its lines are
