@@ -28,7 +28,7 @@ from pathlib import Path
 import dspy
 
 from glm_dspy.journal import Journal, QueryState, running
-from glm_dspy.lm.transport import EngineLostError
+from glm_dspy.lm.transport import EngineLostError, cause_of
 from glm_dspy.modules.calls import timed_out
 
 DEFAULT_MAX_RECOVERIES = 3
@@ -37,13 +37,7 @@ RECOVERY_BACKOFF_S = (0.0, 2.0, 8.0)  # wait before the n-th restart (a server m
 
 def lost_engine(error: BaseException) -> EngineLostError | None:
     """The EngineLostError behind `error` (DSPy raises its own errors `from` ours), or None."""
-    seen = set()
-    while error is not None and id(error) not in seen:
-        if isinstance(error, EngineLostError):
-            return error
-        seen.add(id(error))
-        error = error.__cause__ or error.__context__
-    return None
+    return cause_of(error, EngineLostError)
 
 
 class Recovery:

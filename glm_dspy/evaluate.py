@@ -35,7 +35,7 @@ import numpy as np
 
 from glm_dspy.accuracy import em_by_tier, em_interval
 from glm_dspy.lm.observe import observe_calls
-from glm_dspy.lm.transport import EngineLostError
+from glm_dspy.lm.transport import EngineLostError, cause_of
 from glm_dspy.metrics import JUDGE_SYSTEM, exact_match, judge_prompt, parse_judgement, rouge_l
 from glm_dspy.steps import act_first_tries
 from graphs.questions import Question
@@ -188,13 +188,7 @@ def run_eval(questions: list[Question], arms: list[str], graph, out_dir: Path, *
 
 def _is_engine_lost(error: BaseException | None) -> bool:
     """True if `error` or an exception it was raised from says the engine can answer no more calls."""
-    seen = set()
-    while error is not None and id(error) not in seen:
-        if isinstance(error, EngineLostError):
-            return True
-        seen.add(id(error))
-        error = error.__cause__ or error.__context__
-    return False
+    return cause_of(error, EngineLostError) is not None
 
 
 JUDGE_MAX_TOKENS = 8  # one word (GRBench); a longer reply stops here by design, and is not warned about

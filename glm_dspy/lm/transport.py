@@ -13,6 +13,18 @@ from dataclasses import dataclass
 from typing import Protocol
 
 
+def cause_of(error: BaseException | None, kind: type[BaseException] | tuple[type[BaseException], ...]):
+    """The first exception of `kind` along `error`'s causes (itself, then what it was raised
+    from: DSPy raises its own errors `from` ours), or None."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, kind):
+            return error
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return None
+
+
 class EngineLostError(Exception):
     """Mixed into the dspy.lm15 error of a transport whose engine can answer no more calls: every
     later call fails the same way until a new LM is built. DSPy raises its own error class from

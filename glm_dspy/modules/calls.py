@@ -35,6 +35,7 @@ from dspy.utils.exceptions import AdapterParseError
 
 from glm_dspy.journal import current_run
 from glm_dspy.lm.observe import observe_calls
+from glm_dspy.lm.transport import cause_of
 from glm_dspy.steps import UNEXPECTED_OUTPUT, Step
 
 RETRY_TEMPERATURE = 0.3
@@ -45,23 +46,11 @@ logger = logging.getLogger(__name__)
 
 def timed_out(error: BaseException | None) -> bool:
     """Whether `error` is, or was raised from, a timeout (DSPy raises its own errors `from` ours)."""
-    seen = set()
-    while error is not None and id(error) not in seen:
-        if isinstance(error, lm15.TimeoutError):
-            return True
-        seen.add(id(error))
-        error = error.__cause__ or error.__context__
-    return False
+    return cause_of(error, lm15.TimeoutError) is not None
 
 
 def _context_length_error(error: BaseException | None) -> lm15.ContextLengthError | None:
-    seen = set()
-    while error is not None and id(error) not in seen:
-        if isinstance(error, lm15.ContextLengthError):
-            return error
-        seen.add(id(error))
-        error = error.__cause__ or error.__context__
-    return None
+    return cause_of(error, lm15.ContextLengthError)
 
 
 def _ask(predictor: dspy.Module, inputs: dict[str, Any], config: dict[str, Any]) -> dspy.Prediction:
