@@ -1,13 +1,20 @@
-"""Question -> Cypher examples for the Text2Cypher arm (glm_dspy/modules/text2cypher.py), from a train split.
+"""Question -> Cypher examples for Text2Cypher (glm_dspy/modules/text2cypher.py), from a train split.
 
-    python -m graphs.cypher_examples --db data/nobel            # rewrite datasets/nobel/text2cypher_examples.jsonl
-    python -m graphs.cypher_examples --db data/nobel --check    # exit 1 if the file is not what it would write
+    glm-dspy build nobel --db data/nobel             # writes DB/text2cypher_examples.jsonl itself
+    python -m graphs.cypher_examples --dataset pathquestion --db data/pq    # (re)write it for a built DB
+    python -m graphs.cypher_examples --dataset nobel --db data/nobel --check   # exit 1 if it differs
 
-Only train questions (never dev) become examples. Their Cypher (graphs/nobel_templates.py)
-finds an entity by its node id, which a question does not give; each `{id: '<id>'}` becomes
-`{name: '<its name>'}`, the way a query written from the question finds it, and every example is
-checked by running it: it must return the rows the id form returns. One JSON object a line:
-{"question", "cypher", "family"}.
+Only train questions (never dev) become examples, and only where the dataset says how each is
+answered:
+* Nobel: each template question's Cypher (graphs/nobel_templates.py) finds its entity by node
+  id, which a question does not give; each `{id: '<id>'}` becomes `{name: '<its name>'}`, the
+  way a query written from the question finds it.
+* PathQuestion (PQ, PQL): each question's path `e0#r1#e1#r2#e2` becomes
+  `MATCH (a:entity {name: '<e0's name>'})-[:rel_r1]->(:entity)-[:rel_r2]->(b:entity) RETURN DISTINCT b.name`.
+Every example is checked by running it: Nobel's must return the rows the id form returns,
+PathQuestion's must return the path's last entity. The file is written into the database
+directory (`DB/text2cypher_examples.jsonl`, one {"question", "cypher", "family"} a line), where
+Text2Cypher looks first; datasets without such questions (synthetic, triples, GRBench) get none.
 """
 
 from __future__ import annotations
@@ -21,10 +28,16 @@ from pathlib import Path
 from graphs.datasets import data_dir
 
 ID_PROPERTY = re.compile(r"\{id: '((?:[^'\\]|\\.)*)'\}")
+FILE_NAME = "text2cypher_examples.jsonl"
 
 
 def examples_path(dataset: str) -> Path:
-    return data_dir() / dataset / "text2cypher_examples.jsonl"
+    """The dataset's shipped examples (the fallback for a database without its own file)."""
+    return data_dir() / dataset / FILE_NAME
+
+
+def _quoted(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def by_name(cypher: str, name_of) -> str | None:
@@ -33,14 +46,18 @@ def by_name(cypher: str, name_of) -> str | None:
         name = name_of(match.group(1))
         if name is None:
             raise LookupError(match.group(1))
-        return "{name: " + "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'}"
+        return "{name: " + _quoted(name) + "}"
     try:
         return ID_PROPERTY.sub(replace, cypher)
     except LookupError:
         return None
 
 
-def make_examples(store, questions) -> list[dict]:
+def _rows(store, cypher: str) -> list:
+    return sorted(json.dumps(row, sort_keys=True, default=str) for row in store.query(cypher))
+
+
+def nobel_examples(store, questions) -> list[dict]:
     from glm_dspy.retriever import Retriever
 
     retriever = Retriever(store, None)
@@ -49,37 +66,83 @@ def make_examples(store, questions) -> list[dict]:
         if not question.cypher:
             continue
         cypher = by_name(question.cypher, retriever.label)
-        if cypher is None:
-            continue
-        if _rows(store, cypher) != _rows(store, question.cypher):  # a name shared by two nodes
+        if cypher is None or _rows(store, cypher) != _rows(store, question.cypher):  # a name two nodes share
             continue
         examples.append({"question": question.question, "cypher": cypher, "family": question.qid.split("-")[2]})
     return examples
 
 
-def _rows(store, cypher: str) -> list:
-    return sorted(json.dumps(row, sort_keys=True, default=str) for row in store.query(cypher))
+def path_examples(store, questions) -> list[dict]:
+    from glm_dspy.retriever import Retriever
+    from graphs.schema import rel_table
+    from graphs.triples import relation_name
+
+    retriever = Retriever(store, None)
+    relations = store.schema.relations
+    examples, seen = [], set()
+    for question in questions:
+        path = (question.meta or {}).get("path") or []
+        if len(path) < 3 or len(path) % 2 == 0:
+            continue
+        start, last = retriever.label(path[0]), retriever.label(path[-1])
+        hops = [relation_name(r) for r in path[1::2]]
+        if start is None or last is None or any(h not in relations for h in hops):
+            continue
+        chain = "".join(f"-[:{rel_table(h)}]->" + ("(:entity)" if i < len(hops) - 1 else "(b:entity)")
+                        for i, h in enumerate(hops))
+        cypher = f"MATCH (a:entity {{name: {_quoted(start)}}}){chain} RETURN DISTINCT b.name"
+        if question.question in seen or last not in {row["b.name"] for row in store.query(cypher)}:
+            continue
+        seen.add(question.question)
+        examples.append({"question": question.question, "cypher": cypher, "family": "-".join(hops)})
+    return examples
+
+
+MAKERS = {"nobel": nobel_examples, "pathquestion": path_examples}
+
+
+def make_examples(spec: str, db_dir: Path | str) -> list[dict] | None:
+    """The examples of dataset `spec`'s train split on the database at `db_dir`; None where it has none."""
+    from graphs.datasets import find_dataset, load_questions
+    from graphs.store import GraphStore
+
+    name, dataset, _ = find_dataset(spec)
+    if name not in MAKERS or dataset.split_questions is None:
+        return None
+    store = GraphStore.open(db_dir)
+    return MAKERS[name](store, load_questions(spec, db_dir, split="train"))
+
+
+def examples_text(examples: list[dict]) -> str:
+    return "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in examples)
+
+
+def write_examples(spec: str, db_dir: Path | str) -> Path | None:
+    """Write `DB/text2cypher_examples.jsonl` for a built database; its path, or None (no examples)."""
+    examples = make_examples(spec, db_dir)
+    if examples is None:
+        return None
+    path = Path(db_dir) / FILE_NAME
+    path.write_text(examples_text(examples), encoding="utf-8")
+    return path
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--db", type=Path, default=Path("data/nobel"))
-    parser.add_argument("--dataset", default="nobel")
-    parser.add_argument("--check", action="store_true")
+    parser.add_argument("--dataset", default="nobel", help="nobel, pathquestion or pathquestion:pql")
+    parser.add_argument("--check", action="store_true", help="compare with the shipped datasets/<name> file")
     args = parser.parse_args(argv)
-    from graphs.datasets import load_questions
-    from graphs.store import GraphStore
-
-    store = GraphStore.open(args.db)
-    text = "".join(json.dumps(e, ensure_ascii=False) + "\n"
-                   for e in make_examples(store, load_questions(args.dataset, args.db, split="train")))
-    path = examples_path(args.dataset)
+    examples = make_examples(args.dataset, args.db)
+    if examples is None:
+        raise SystemExit(f"{args.dataset}: no train questions with a way to write their Cypher")
     if args.check:
-        same = path.is_file() and path.read_text(encoding="utf-8") == text
+        path = examples_path(args.dataset.partition(":")[0])
+        same = path.is_file() and path.read_text(encoding="utf-8") == examples_text(examples)
         print(f"{path}: {'up to date' if same else 'differs from what the train split gives'}")
         return 0 if same else 1
-    path.write_text(text, encoding="utf-8")
-    print(f"wrote {text.count(chr(10))} examples to {path}", file=sys.stderr)
+    path = write_examples(args.dataset, args.db)
+    print(f"wrote {len(examples)} examples to {path}", file=sys.stderr)
     return 0
 
 

@@ -268,5 +268,8 @@ def build_database(spec: str, db_dir: Path | str, *, embedder=None, overwrite: b
             write_questions(file_questions, build_dir / file_name)
 
     report = load_graph(graph, db_dir, name=name, overwrite=overwrite, progress=progress, finish=finish)
+    from graphs.cypher_examples import write_examples
+
+    write_examples(spec, db_dir)  # Text2Cypher's examples from the train split, where the dataset has them
     return BuildReport(Path(db_dir), name, report.num_nodes, report.num_edges, report.seconds - index_seconds,
                        index_seconds, index_kind)

@@ -137,3 +137,24 @@ def test_glm_can_act_in_cypher_and_its_steps_join_the_log(nobel_graph):
     assert prediction.num_calls == 3
     with pytest.raises(ValueError, match="act must be 'python' or 'cypher'"):
         GLM(nobel_graph, compiled=None, act="sql")
+
+
+def test_path_questions_become_checked_cypher_examples(tmp_path, embedder):
+    from graphs.cypher_examples import path_examples
+    from graphs.datasets import build_database
+    from graphs.questions import Question
+    from graphs.store import GraphStore
+
+    kb = tmp_path / "kb.tsv"
+    kb.write_text("ada_lovelace\tparents\tlord_byron\nlord_byron\tnationality\tunited_kingdom\n"
+                  "ada_lovelace\tgender\tfemale\n")
+    build_database(f"triples:{kb}", tmp_path / "db", embedder=embedder)
+    store = GraphStore.open(tmp_path / "db")
+    right = Question("q1", "what is ada_lovelace 's father 's nationality ?", "united_kingdom",
+                     meta={"path": ["ada_lovelace", "parents", "lord_byron", "nationality", "united_kingdom"]})
+    wrong = Question("q2", "what is ada_lovelace 's nationality ?", "female",  # the path does not lead there
+                     meta={"path": ["ada_lovelace", "parents", "lord_byron", "nationality", "female"]})
+    (example,) = path_examples(store, [right, wrong])
+    assert example["cypher"] == ("MATCH (a:entity {name: 'ada lovelace'})-[:rel_parents]->(:entity)"
+                                 "-[:rel_nationality]->(b:entity) RETURN DISTINCT b.name")
+    assert store.query(example["cypher"]) == [{"b.name": "united kingdom"}]

@@ -6,7 +6,8 @@ Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and le
                RetrieveNode embedder, on "<from> <relation> <to>") and the node tables they join.
                The seed prunes with an LLM call (52% of its latency); embeddings cost no call.
   examples     the `k` training questions most similar to this one, with their Cypher, from the
-               dataset's examples file (graphs/cypher_examples.py; none where a dataset has none)
+               database's examples file (graphs/cypher_examples.py, written by `glm-dspy build` for
+               Nobel and PathQuestion from their train splits; none for other graphs)
   generation   GenerateCypher (glm_dspy/signatures.py), one "cypher" step
   post-process rule-based: code fences and a trailing ';' dropped; every name literal
                (`{name: '...'}`, `x.name = '...'`) becomes the stored name of the node RetrieveNode
@@ -91,10 +92,12 @@ class Text2Cypher(dspy.Module):
     def _read_examples(self, examples) -> list[dict]:
         if examples is None:
             return []
-        if str(examples) == "default":
-            from graphs.cypher_examples import examples_path
+        if str(examples) == "default":  # the database's own (glm-dspy build writes it), else the dataset's
+            from graphs.cypher_examples import FILE_NAME, examples_path
 
-            path = examples_path(self.graph.schema.name)
+            path = Path(self.graph.store.db_dir) / FILE_NAME
+            if not path.is_file():
+                path = examples_path(self.graph.schema.name)
             if not path.is_file():
                 return []
         else:
