@@ -24,6 +24,7 @@ PREDICTION_FIELDS = ("answer", "steps", "error_category", "num_calls", "prompt_t
 # fine pruning
 AGENTS = ("classify", "reason", "act", "graph", "answer", "graphcot", "cypher", "plan", "judge", "reflect",
           "community")
+WRITERS = ("act", "cypher")  # the agents that write code for a request: their steps say `attempt` and `ok`
 
 
 @dataclass(slots=True)
@@ -60,8 +61,8 @@ class Step:
 
     def __post_init__(self):
         assert self.agent in AGENTS, self.agent
-        assert self.attempt >= 0 and (self.attempt == 0 or self.agent == "act"), (self.agent, self.attempt)
-        assert self.ok is None or self.agent == "act", (self.agent, self.ok)
+        assert self.attempt >= 0 and (self.attempt == 0 or self.agent in WRITERS), (self.agent, self.attempt)
+        assert self.ok is None or self.agent in WRITERS, (self.agent, self.ok)
         assert not self.sampled or (self.agent == "act" and self.attempt > 0), (self.agent, self.attempt)
         assert self.prefetched == 0 or self.agent == "act", (self.agent, self.prefetched)
         assert self.cached_tokens <= self.prompt_tokens or self.prompt_tokens == 0
@@ -72,7 +73,9 @@ class Step:
 
 
 def act_first_tries(steps: list[dict]) -> tuple[int, int]:
-    """(Act requests, those whose first try succeeded) in one query's steps (`Step.as_dict`s).
+    """(Act requests, those whose first try succeeded) in one query's steps (`Step.as_dict`s); an
+    Act in Cypher (GLM(act="cypher"), Text2Cypher) counts the same way: its first query ran and
+    returned rows.
 
     An Act request is an act step with `attempt` 0: a new request (the question, or what
     Reason said was missing), not a repair. Its first try succeeded when its first snippet ran
@@ -81,7 +84,7 @@ def act_first_tries(steps: list[dict]) -> tuple[int, int]:
     not be parsed into a snippet, after `call_agent`'s one parse retry, is a failed first try.
     Act steps whose `ok` is None (recorded before it existed) are not counted at all.
     """
-    firsts = [s for s in steps if s["agent"] == "act" and s.get("attempt", 0) == 0 and s.get("ok") is not None]
+    firsts = [s for s in steps if s["agent"] in WRITERS and s.get("attempt", 0) == 0 and s.get("ok") is not None]
     return len(firsts), sum(bool(s["ok"]) for s in firsts)
 
 

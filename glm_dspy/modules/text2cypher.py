@@ -214,10 +214,11 @@ class Text2Cypher(dspy.Module):
         timed("examples", started)
         previous, error, category, rows, cypher = "", "", None, None, ""
         with dspy.context(adapter=self.adapter):
-            for _ in range(1 + self.max_repairs):
+            for attempt in range(1 + self.max_repairs):
                 started = time.perf_counter()
                 prediction, step = call_agent("cypher", self.generate, tables=schema, examples=examples,
                                               question=question, previous_query=previous, error=error)
+                step.attempt, step.ok = attempt, False
                 log.add(step)
                 timed("generation", started)
                 if prediction is None:
@@ -241,6 +242,7 @@ class Text2Cypher(dspy.Module):
                         problem = ("the query returned no rows: check each name, each relationship table and "
                                    "its direction against the schema")
                     if problem is None:
+                        step.ok = True
                         break
                     category = RETRIEVAL_ERROR
                 else:
