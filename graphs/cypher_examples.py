@@ -6,15 +6,16 @@
 
 Only train questions (never dev) become examples, and only where the dataset says how each is
 answered:
-* Nobel: each template question's Cypher (graphs/nobel_templates.py) finds its entity by node
-  id, which a question does not give; each `{id: '<id>'}` becomes `{name: '<its name>'}`, the
-  way a query written from the question finds it.
+* Nobel and synthetic: each template question's Cypher (graphs/nobel_templates.py,
+  graphs/synthetic_questions.py) finds its entity by node id, which a question does not give;
+  each `{id: '<id>'}` becomes `{<text feature>: '<its value>'}` (a paper's title, a laureate's
+  name), the way a query written from the question finds it.
 * PathQuestion (PQ, PQL): each question's path `e0#r1#e1#r2#e2` becomes
   `MATCH (a:entity {name: '<e0's name>'})-[:rel_r1]->(:entity)-[:rel_r2]->(b:entity) RETURN DISTINCT b.name`.
-Every example is checked by running it: Nobel's must return the rows the id form returns,
+Every example is checked by running it: a template's must return the rows the id form returns,
 PathQuestion's must return the path's last entity. The file is written into the database
 directory (`DB/text2cypher_examples.jsonl`, one {"question", "cypher", "family"} a line), where
-Text2Cypher looks first; datasets without such questions (synthetic, triples, GRBench) get none.
+Text2Cypher looks first; datasets without such questions (triples, GRBench) get none.
 """
 
 from __future__ import annotations
@@ -41,12 +42,14 @@ def _quoted(text: str) -> str:
 
 
 def by_name(cypher: str, name_of) -> str | None:
-    """`cypher` with each `{id: '<id>'}` written `{name: '<name>'}`; None if a node has no name."""
+    """`cypher` with each `{id: '<id>'}` written `{<text feature>: '<its value>'}` (`name_of(id)` ->
+    (feature, value)); None if a node has no name."""
     def replace(match: re.Match) -> str:
-        name = name_of(match.group(1))
-        if name is None:
+        found = name_of(match.group(1))
+        if found is None:
             raise LookupError(match.group(1))
-        return "{name: " + _quoted(name) + "}"
+        feature, name = found
+        return "{" + feature + ": " + _quoted(name) + "}"
     try:
         return ID_PROPERTY.sub(replace, cypher)
     except LookupError:
@@ -57,15 +60,23 @@ def _rows(store, cypher: str) -> list:
     return sorted(json.dumps(row, sort_keys=True, default=str) for row in store.query(cypher))
 
 
-def nobel_examples(store, questions) -> list[dict]:
+def template_examples(store, questions) -> list[dict]:
+    """Examples from template questions that carry their Cypher (Nobel, synthetic)."""
     from glm_dspy.retriever import Retriever
 
     retriever = Retriever(store, None)
+    features = {name: node_type.text_feature for name, node_type in store.schema.node_types.items()}
+
+    def name_of(node_id: str):
+        type_name, label = store.type_of(node_id), retriever.label(node_id)
+        feature = features.get(type_name) if type_name is not None else None
+        return None if feature is None or label is None else (feature, label)
+
     examples = []
     for question in questions:
         if not question.cypher:
             continue
-        cypher = by_name(question.cypher, retriever.label)
+        cypher = by_name(question.cypher, name_of)
         if cypher is None or _rows(store, cypher) != _rows(store, question.cypher):  # a name two nodes share
             continue
         examples.append({"question": question.question, "cypher": cypher, "family": question.qid.split("-")[2]})
@@ -98,7 +109,7 @@ def path_examples(store, questions) -> list[dict]:
     return examples
 
 
-MAKERS = {"nobel": nobel_examples, "pathquestion": path_examples}
+MAKERS = {"nobel": template_examples, "synthetic": template_examples, "pathquestion": path_examples}
 
 
 def make_examples(spec: str, db_dir: Path | str) -> list[dict] | None:

@@ -10,8 +10,8 @@ Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and le
                Nobel and PathQuestion from their train splits; none for other graphs)
   generation   GenerateCypher (glm_dspy/signatures.py), one "cypher" step
   post-process rule-based: code fences and a trailing ';' dropped; every name literal
-               (`{name: '...'}`, `x.name = '...'`) becomes the stored name of the node RetrieveNode
-               finds for it, so a query matches whatever the question's case and spelling
+               (`{name: '...'}`, `x.title = '...'`: any node type's text feature) becomes the stored
+               name of the node RetrieveNode finds for it, whatever the question's case and spelling
   validation   a read-only gate (one statement; no write, schema or admin clause outside string
                literals) and Kuzu's EXPLAIN, a "graph" step
   execution    on the read-only database under the store's query timeout, a "graph" step
@@ -49,7 +49,7 @@ STRING_LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 # clauses that write, change the schema, or reach outside the query; refused outside string literals
 FORBIDDEN = re.compile(r"\b(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|ALTER|COPY|LOAD|INSTALL|ATTACH|USE|"
                        r"EXPORT|IMPORT|CHECKPOINT|BEGIN|COMMIT|ROLLBACK|CALL|TRUNCATE)\b", re.IGNORECASE)
-NAME_LITERAL = re.compile(r"(\bname\s*:\s*|\.name\s*=\s*)'((?:[^'\\]|\\.)*)'")
+NAME_LITERAL = r"(\b{f}\s*:\s*|\.{f}\s*=\s*)'((?:[^'\\]|\\.)*)'"  # f: a text feature (name, title)
 FENCE = re.compile(r"^```(?:cypher)?\s*|\s*```$", re.IGNORECASE)
 
 
@@ -85,6 +85,9 @@ class Text2Cypher(dspy.Module):
         self._cache_lock = threading.Lock()
         self.cache_hits = self.cache_misses = 0
         self.examples = self._read_examples(examples)
+        text_features = sorted({t.text_feature for t in graph.schema.node_types.values() if t.text_feature})
+        self._name_literal = re.compile(NAME_LITERAL.format(f="(?:" + "|".join(map(re.escape, text_features)) + ")")
+                                        if text_features else r"(?!x)x")
         self._example_vectors = None
         self._relation_vectors = None
 
@@ -163,7 +166,7 @@ class Text2Cypher(dspy.Module):
             node_id = retriever.retrieve_node(text) if retriever.node_index is not None else None
             name = retriever.label(node_id) if isinstance(node_id, str) else None
             return f"{match.group(1)}'{_escape(name if name is not None else text)}'"
-        return NAME_LITERAL.sub(link, cypher)
+        return self._name_literal.sub(link, cypher)
 
     def validate(self, cypher: str) -> str | None:
         """Why `cypher` cannot run (the read-only gate, then Kuzu's EXPLAIN), or None."""
