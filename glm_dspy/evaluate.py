@@ -43,7 +43,7 @@ from graphs.questions import Question
 # glm-grammar: GLM with its replies decoded under the grammars of glm_dspy/grammar; glm-greedy: GLM drawing
 # no further snippets when the first fails (samples=0); each for the on/off comparison with glm
 ARMS = ("glm", "glm-grammar", "glm-greedy", "graphcot", "graphrag", "textrag", "base", "text2cypher", "counselor",
-        "fasttog", "glm-communities", "glm-cypher")
+        "fasttog", "glm-communities", "glm-cypher", "glm-python")
 # an arm's own prediction fields kept in its records: FastToG's depth and communities read,
 # Graph Counselor's rounds, Text2Cypher's cache hit and per-stage seconds
 ARM_EXTRAS = ("depth", "communities", "rounds", "cache_hit", "stages")
@@ -69,7 +69,8 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
                  "text2cypher": lambda: Text2Cypher(graph),
                  "counselor": lambda: glm(plan=True, reflect=2),  # Graph Counselor (seed 002) on GLM
                  "fasttog": lambda: FastToG(graph), "glm-communities": lambda: glm(communities=True),
-                 "glm-cypher": lambda: glm(act="cypher")}  # GLM whose Act writes Cypher (seed 003's pipeline)
+                 "glm-cypher": lambda: glm(act="cypher"),  # GLM whose Act writes Cypher (seed 003's pipeline)
+                 "glm-python": lambda: glm(act="python")}  # GLM whose Act writes Python snippets (the paper's)
     if arm not in factories:
         raise ValueError(f"unknown program {arm!r}; choose from {', '.join(ARMS)}")
     return factories[arm]()

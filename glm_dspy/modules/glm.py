@@ -78,7 +78,7 @@ class GLM(dspy.Module):
                  kind: str | None = None, constrained: bool = False, compiled: str | None = "default",
                  autofix: bool = True, fitted_demos: bool = False, samples: int = DEFAULT_SAMPLES,
                  sample_temperature: float = SAMPLE_TEMPERATURE, pipelined: bool = True, plan: bool = False,
-                 reflect: int = 0, communities: bool = False, act: str = "python"):
+                 reflect: int = 0, communities: bool = False, act: str = "auto"):
         """`compiled`: "default" loads the compiled program shipped for the configured LM's model
         (optimize/compiled/glm-<model>.json, only when its metadata names that model; else the
         hand-written program), None (or "none") the hand-written program, a path that file
@@ -108,14 +108,20 @@ class GLM(dspy.Module):
         self.samples, self.sample_temperature = samples, sample_temperature
         # pipelined: RetrieveNode lookups start while Act is still decoding its snippet (glm_dspy/pipeline.py)
         self.pipelined = pipelined
-        # act="cypher": Act's requests are answered by the Text2Cypher pipeline (seed 003,
-        # glm_dspy/modules/text2cypher.py) instead of Python snippets; its steps join the log
-        if act not in ("python", "cypher"):
-            raise ValueError(f"act must be 'python' or 'cypher', got {act!r}")
+        # act: the language Act answers a request in. "python": snippets over the graph functions
+        # (the paper's Act); "cypher": the Text2Cypher pipeline (seed 003, glm_dspy/modules/text2cypher.py),
+        # its steps joining the log; "auto" (default): Cypher where the graph has a bank of example
+        # queries (glm-dspy build writes one from a train split: Nobel, PathQuestion, synthetic), where
+        # it answered far more dev questions (docs/benchmarks.md), else Python
+        from glm_dspy.modules.text2cypher import Text2Cypher, default_examples_path
+
+        if act not in ("auto", "python", "cypher"):
+            raise ValueError(f"act must be 'auto', 'python' or 'cypher', got {act!r}")
         if act == "cypher" and graph is None:
             raise ValueError("GLM(act='cypher') needs a graph")
-        from glm_dspy.modules.text2cypher import Text2Cypher
-
+        if act == "auto":
+            act = "cypher" if graph is not None and default_examples_path(graph) is not None else "python"
+        self.act_language = act
         self.cypher = Text2Cypher(graph) if act == "cypher" else None
         # Graph Counselor (seed 002): plan the reasoning path first; after an answer, a judge says if
         # it is right and, if not, a reflection goes into the next attempt's context, `reflect` times at most

@@ -53,6 +53,21 @@ NAME_LITERAL = r"(\b{f}\s*:\s*|\.{f}\s*=\s*)'((?:[^'\\]|\\.)*)'"  # f: a text fe
 FENCE = re.compile(r"^```(?:cypher)?\s*|\s*```$", re.IGNORECASE)
 
 
+def default_examples_path(graph) -> Path | None:
+    """The graph's example queries: its database's own file (glm-dspy build writes it from a train
+    split), else the dataset's shipped one; None where neither exists (graphs/cypher_examples.py)."""
+    from graphs.cypher_examples import FILE_NAME, examples_path
+
+    own = Path(graph.store.db_dir) / FILE_NAME
+    if own.is_file():
+        return own
+    try:
+        shipped = examples_path(graph.schema.name)
+    except FileNotFoundError:  # no data folder (GLM_DATA_DIR points nowhere): no shipped examples
+        return None
+    return shipped if shipped.is_file() else None
+
+
 def read_only_problem(cypher: str) -> str | None:
     """Why `cypher` may not run (a write, schema or admin clause, or more than one statement), or None."""
     bare = STRING_LITERAL.sub("''", cypher)
@@ -95,13 +110,9 @@ class Text2Cypher(dspy.Module):
     def _read_examples(self, examples) -> list[dict]:
         if examples is None:
             return []
-        if str(examples) == "default":  # the database's own (glm-dspy build writes it), else the dataset's
-            from graphs.cypher_examples import FILE_NAME, examples_path
-
-            path = Path(self.graph.store.db_dir) / FILE_NAME
-            if not path.is_file():
-                path = examples_path(self.graph.schema.name)
-            if not path.is_file():
+        if str(examples) == "default":
+            path = default_examples_path(self.graph)
+            if path is None:
                 return []
         else:
             path = Path(examples)
