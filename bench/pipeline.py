@@ -12,7 +12,8 @@ Arms, all on the same questions, in one run:
   throughput            GLM.batch at each concurrency, on the priority engine and on stock
                         vLLM's LRU eviction (a second engine, started after the first is closed):
                         questions/s and its ratio to concurrency 1
-GLM runs greedy (samples=0) so that every arm does the same work; DSPy's response cache is
+GLM runs greedy (samples=0) with its Python Act (act="python": pipelining prefetches the
+RetrieveNode calls of snippets) so that every arm does the same work; DSPy's response cache is
 off; the RetrieveNode cache is emptied before each arm, and a warm-up question runs first on
 each engine. The machine is shared and noisy: compare ratios within one run, and run nothing
 else meanwhile (a test suite beside it halves a throughput arm).
@@ -67,8 +68,8 @@ def latency_arms(graph, questions: list[str]) -> dict[str, dict]:
     the engine's warm prefix cache and the machine's drift favour neither arm."""
     from glm_dspy.modules.glm import GLM
 
-    arms = {"on": GLM(graph, compiled=None, samples=0, pipelined=True),
-            "off": GLM(graph, compiled=None, samples=0, pipelined=False)}
+    arms = {"on": GLM(graph, compiled=None, samples=0, act="python", pipelined=True),
+            "off": GLM(graph, compiled=None, samples=0, act="python", pipelined=False)}
     cache = graph.retriever.retrieve_cache
     found = {name: {"latencies": [], "hidden": 0.0, "prefetched": 0, "retrieval_s": 0.0, "searches": 0,
                     "hits": 0, "lookups": 0} for name in arms}
@@ -99,7 +100,8 @@ def latency_arms(graph, questions: list[str]) -> dict[str, dict]:
 def throughput_arm(graph, questions: list[str], concurrency: int) -> float:
     from glm_dspy.modules.glm import GLM
 
-    program = GLM(graph, compiled=None, samples=0, executor=graph.executor(num_workers=max(2, concurrency)))
+    program = GLM(graph, compiled=None, samples=0, act="python",
+                  executor=graph.executor(num_workers=max(2, concurrency)))
     graph.retriever.retrieve_cache._items.clear()
     started = time.perf_counter()
     program.batch(questions, concurrency=concurrency)
@@ -139,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
                 with dspy.context(lm=lm):
                     from glm_dspy.modules.glm import GLM
 
-                    GLM(graph, compiled=None, samples=0)(question=warm_up)
+                    GLM(graph, compiled=None, samples=0, act="python")(question=warm_up)
                     if policy == "priority":
                         results["latency"] = latency_arms(graph, asked)
                     results["throughput"][policy] = {c: throughput_arm(graph, asked, c) for c in levels}
