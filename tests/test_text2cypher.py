@@ -128,14 +128,28 @@ def test_a_bad_examples_file_is_a_clear_error(nobel_graph, tmp_path):
 def test_glm_can_act_in_cypher_and_its_steps_join_the_log(nobel_graph):
     from glm_dspy.modules.glm import GLM
 
-    lm = DummyLM([{"kind": "deterministic"}, {"cypher": "MATCH (l:laureate {name: 'marie curie'}) RETURN l.nope"},
-                  {"cypher": BIRTH}])
+    lm = DummyLM([{"cypher": "MATCH (l:laureate {name: 'marie curie'}) RETURN l.nope"}, {"cypher": BIRTH}])
     with dspy.context(lm=lm):
         prediction = GLM(nobel_graph, compiled=None, act="cypher")(question="In which city was Marie Curie born?")
     assert prediction.answer == "Warsaw" and prediction.error_category is None
-    assert [s["agent"] for s in prediction.steps] == ["classify", "cypher", "graph", "cypher", "graph", "graph"]
-    assert prediction.num_calls == 3
-    with pytest.raises(ValueError, match="act must be 'python' or 'cypher'"):
+    # no Classify call: in Cypher the question goes straight to Act (a repair, then the answer's rows)
+    assert [s["agent"] for s in prediction.steps] == ["cypher", "graph", "cypher", "graph", "graph"]
+    assert prediction.num_calls == 2 and prediction.kind == "deterministic"
+    assert GLM(nobel_graph, compiled=None).act_language == "cypher"  # the fixture's build wrote its examples
+
+
+def test_when_the_query_fails_the_notebook_loop_takes_over(nobel_graph):
+    from glm_dspy.modules.glm import GLM
+
+    hostile = {"cypher": "MATCH (n) DETACH DELETE n"}
+    lm = DummyLM([hostile] * 4 + [{"finished": False, "answer": "", "missing_information": "Marie Curie's birth city"},
+                                  {"cypher": BIRTH}, {"finished": True, "answer": "Warsaw", "missing_information": ""}])
+    with dspy.context(lm=lm):
+        prediction = GLM(nobel_graph, compiled=None, act="cypher")(question="In which city was Marie Curie born?")
+    assert prediction.answer == "Warsaw"
+    agents = [s["agent"] for s in prediction.steps]
+    assert agents.count("cypher") == 5 and agents.count("reason") == 2 and "Warsaw" in prediction.notebook
+    with pytest.raises(ValueError, match="act must be 'auto', 'python' or 'cypher'"):
         GLM(nobel_graph, compiled=None, act="sql")
 
 

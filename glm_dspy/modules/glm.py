@@ -189,7 +189,9 @@ class GLM(dspy.Module):
             if prediction is not None and _text(prediction.plan):
                 notebook.append("Plan:\n" + _text(prediction.plan))
                 request = f"{question}\nFollow this plan:\n{_text(prediction.plan)}"
-        kind = self.kind or self._classify(question, log)
+        # in Cypher, one query answers lookups, multi-hop and aggregate questions alike: the question
+        # goes straight to Act (no Classify call), and the notebook loop takes over only if it fails
+        kind = self.kind or ("deterministic" if self.cypher is not None else self._classify(question, log))
         answer, category = None, None
         if kind == "deterministic":
             output, category, found = self._act(request, log, sample=True)
