@@ -71,6 +71,12 @@ def test_hostile_queries_never_reach_the_graph_and_the_query_ends_after_its_repa
         nobel_graph.store.query("CREATE (:city {id: 'c0', name: 'Evil'})")
 
 
+def test_a_name_equal_but_for_case_wins_over_a_near_one(nobel_graph):
+    program = Text2Cypher(nobel_graph)
+    assert program.stored_name("niels bohr") == "Niels Bohr"
+    assert program.stored_name("Nils Bohr") == "Niels Bohr"  # no exact name: RetrieveNode's nearest
+
+
 def test_names_are_linked_to_the_stored_spelling_and_an_empty_result_is_repaired(nobel_graph):
     program = Text2Cypher(nobel_graph)
     assert "'Marie Curie'" in program.post_process("```cypher\nMATCH (l:laureate {name: 'marie curie'}) RETURN l.name;\n```")
@@ -142,13 +148,15 @@ def test_when_the_query_fails_the_notebook_loop_takes_over(nobel_graph):
     from glm_dspy.modules.glm import GLM
 
     hostile = {"cypher": "MATCH (n) DETACH DELETE n"}
-    lm = DummyLM([hostile] * 4 + [{"finished": False, "answer": "", "missing_information": "Marie Curie's birth city"},
+    lm = DummyLM([hostile] * 2 + [{"finished": False, "answer": "", "missing_information": "Marie Curie's birth city"},
                                   {"cypher": BIRTH}, {"finished": True, "answer": "Warsaw", "missing_information": ""}])
     with dspy.context(lm=lm):
         prediction = GLM(nobel_graph, compiled=None, act="cypher")(question="In which city was Marie Curie born?")
     assert prediction.answer == "Warsaw"
     agents = [s["agent"] for s in prediction.steps]
-    assert agents.count("cypher") == 5 and agents.count("reason") == 2 and "Warsaw" in prediction.notebook
+    assert agents.count("cypher") == 3 and agents.count("reason") == 2 and "Warsaw" in prediction.notebook
+    repeated = [s for s in prediction.steps if s["agent"] == "cypher"][1]
+    assert repeated["error"] == "repeated the failing query; not run again"  # no third try of the same query
     with pytest.raises(ValueError, match="act must be 'auto', 'python' or 'cypher'"):
         GLM(nobel_graph, compiled=None, act="sql")
 

@@ -10,13 +10,14 @@ Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and le
                Nobel and PathQuestion from their train splits; none for other graphs)
   generation   GenerateCypher (glm_dspy/signatures.py), one "cypher" step
   post-process rule-based: code fences and a trailing ';' dropped; every name literal
-               (`{name: '...'}`, `x.title = '...'`: any node type's text feature) becomes the stored
-               name of the node RetrieveNode finds for it, whatever the question's case and spelling
+               (`{name: '...'}`, `x.title = '...'`: any node type's text feature) becomes a stored
+               name: the one equal to it but for case, else that of the node RetrieveNode finds
   validation   a read-only gate (one statement; no write, schema or admin clause outside string
                literals) and Kuzu's EXPLAIN, a "graph" step
   execution    on the read-only database under the store's query timeout, a "graph" step
   repair       a refused clause, an EXPLAIN error or an empty result goes back to generation with
-               the error, at most `max_repairs` (3) times
+               the error, at most `max_repairs` (3) times; a repair that repeats the failed query
+               ends the query there (the same prompt would repeat it again)
   answer       one column: its distinct values joined ", " (no LLM call, as GLM's deterministic
                path); more columns: AnswerFromRows, an "answer" step
 No write can reach the graph: the gate refuses it before Kuzu sees it, and the database is
@@ -170,14 +171,27 @@ class Text2Cypher(dspy.Module):
     def post_process(self, cypher: str) -> str:
         """Rule-based fixes (module doc): fences, a trailing ';', name literals linked to stored names."""
         cypher = FENCE.sub("", cypher.strip()).strip().rstrip(";").strip()
-        retriever = self.graph.retriever
-
         def link(match: re.Match) -> str:
             text = match.group(2).replace("\\'", "'").replace("\\\\", "\\")
-            node_id = retriever.retrieve_node(text) if retriever.node_index is not None else None
-            name = retriever.label(node_id) if isinstance(node_id, str) else None
+            name = self.stored_name(text)
             return f"{match.group(1)}'{_escape(name if name is not None else text)}'"
         return self._name_literal.sub(link, cypher)
+
+    def stored_name(self, text: str) -> str | None:
+        """The stored name `text` means: a node's name or title equal to it but for case, else the
+        name of the node RetrieveNode finds for it (a near spelling); None if neither."""
+        store = self.graph.store
+        for type_name, node_type in self.graph.schema.node_types.items():
+            feature = node_type.text_feature
+            if feature is None:
+                continue
+            rows = store.query(f"MATCH (n:`{type_name}`) WHERE lower(n.`{feature}`) = lower($text) "
+                               f"RETURN n.`{feature}` AS name LIMIT 1", {"text": text})
+            if rows:
+                return rows[0]["name"]
+        retriever = self.graph.retriever
+        node_id = retriever.retrieve_node(text) if retriever.node_index is not None else None
+        return retriever.label(node_id) if isinstance(node_id, str) else None
 
     def validate(self, cypher: str) -> str | None:
         """Why `cypher` cannot run (the read-only gate, then Kuzu's EXPLAIN), or None."""
@@ -240,6 +254,9 @@ class Text2Cypher(dspy.Module):
                 started = time.perf_counter()
                 step.code = cypher = self.post_process(prediction.cypher)
                 timed("post-processing", started)
+                if previous and cypher == previous:  # the repair repeats the query that failed: stop here
+                    step.error = "repeated the failing query; not run again"
+                    return self._finish(key, log, None, category, cypher, stages)
                 started = time.perf_counter()
                 problem = self.validate(cypher)
                 log.add(Step("graph", code=f"EXPLAIN {cypher}", error=problem,
