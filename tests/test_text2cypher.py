@@ -144,21 +144,19 @@ def test_glm_can_act_in_cypher_and_its_steps_join_the_log(nobel_graph):
     assert GLM(nobel_graph, compiled=None).act_language == "cypher"  # the fixture's build wrote its examples
 
 
-def test_when_the_query_fails_the_notebook_loop_takes_over(nobel_graph):
+def test_when_the_query_still_fails_a_python_snippet_answers(nobel_graph):
     from glm_dspy.modules.glm import GLM
 
     hostile = {"cypher": "MATCH (n) DETACH DELETE n"}
-    lm = DummyLM([hostile] * 2 + [{"finished": False, "answer": "", "missing_information": "Marie Curie's birth city"},
-                                  {"cypher": BIRTH}, {"finished": True, "answer": "Warsaw", "missing_information": ""}])
+    snippet = 'print(NodeFeature(NeighbourCheck(RetrieveNode("Marie Curie"), "birth_city")[0], "name"))'
+    lm = DummyLM([hostile, hostile, {"code": snippet}])
     with dspy.context(lm=lm):
-        prediction = GLM(nobel_graph, compiled=None, act="cypher")(question="In which city was Marie Curie born?")
-    assert prediction.answer == "Warsaw"
-    agents = [s["agent"] for s in prediction.steps]
-    assert agents.count("cypher") == 3 and agents.count("reason") == 2 and "Warsaw" in prediction.notebook
+        prediction = GLM(nobel_graph, compiled=None, act="cypher", samples=0)(
+            question="In which city was Marie Curie born?")
+    assert prediction.answer == "Warsaw" and prediction.error_category is None
+    assert [s["agent"] for s in prediction.steps] == ["cypher", "graph", "cypher", "act"]
     repeated = [s for s in prediction.steps if s["agent"] == "cypher"][1]
     assert repeated["error"] == "repeated the failing query; not run again"  # no third try of the same query
-    with pytest.raises(ValueError, match="act must be 'auto', 'python' or 'cypher'"):
-        GLM(nobel_graph, compiled=None, act="sql")
 
 
 def test_path_questions_become_checked_cypher_examples(tmp_path, embedder):

@@ -110,7 +110,8 @@ class GLM(dspy.Module):
         self.pipelined = pipelined
         # act: the language Act answers a request in. "python": snippets over the graph functions
         # (the paper's Act); "cypher": the Text2Cypher pipeline (seed 003, glm_dspy/modules/text2cypher.py),
-        # its steps joining the log; "auto" (default): Cypher where the graph has a bank of example
+        # its steps joining the log, and a Python snippet where its query still fails after its
+        # repairs; "auto" (default): Cypher where the graph has a bank of example
         # queries (glm-dspy build writes one from a train split: Nobel, PathQuestion, synthetic), where
         # it answered far more dev questions (docs/benchmarks.md), else Python
         from glm_dspy.modules.text2cypher import Text2Cypher, default_examples_path
@@ -301,8 +302,10 @@ class GLM(dspy.Module):
         says its `attempt` (0, then 1.. for samples, `sampled`, or repairs) and `ok`: True only for the snippet whose
         output is returned (steps.act_first_tries counts the first tries).
         """
-        if self.cypher is not None:
-            return self._act_cypher(request, log)
+        if self.cypher is not None:  # Cypher first; where its query still fails, a Python snippet
+            output, category, found = self._act_cypher(request, log)
+            if category is None or category == UNEXPECTED_OUTPUT:
+                return output, category, found
         previous_code, error = "", ""
         category = None
         retrieved: dict[str, None] = {}  # ordered set of node ids RetrieveNode returned
