@@ -178,3 +178,13 @@ def test_path_questions_become_checked_cypher_examples(tmp_path, embedder):
     assert example["cypher"] == ("MATCH (a:entity {name: 'ada lovelace'})-[:rel_parents]->(:entity)"
                                  "-[:rel_nationality]->(b:entity) RETURN DISTINCT b.name")
     assert store.query(example["cypher"]) == [{"b.name": "united kingdom"}]
+
+
+def test_examples_are_matched_on_how_the_question_asks_not_on_its_names(nobel_graph):
+    from glm_dspy.modules.text2cypher import question_form
+
+    assert question_form("When was Marie Curie born?") == "When was born?"
+    assert question_form('What year was the paper "Graph Chains of Thought" published?') == "What year was the paper published?"
+    assert question_form("what is the nation of grand_duke_of_russia 's son ?") == "what is the nation of 's son ?"
+    examples = Text2Cypher(nobel_graph).nearest_examples("When was Marie Curie born?")
+    assert examples.count("RETURN l.birth_date") == 3 and "death_date" not in examples  # not "When did Irène Joliot-Curie die?"

@@ -5,7 +5,8 @@ Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and le
   pruning      the schema cut to the `max_relations` relationship tables nearest the question (the
                RetrieveNode embedder, on "<from> <relation> <to>") and the node tables they join.
                The seed prunes with an LLM call (52% of its latency); embeddings cost no call.
-  examples     the `k` training questions most similar to this one, with their Cypher, from the
+  examples     the `k` training questions that ask most like this one (names left out:
+               `question_form`), with their Cypher, the nearest last, from the
                database's examples file (graphs/cypher_examples.py, written by `glm-dspy build` for
                Nobel and PathQuestion from their train splits; none for other graphs)
   generation   GenerateCypher (glm_dspy/signatures.py), one "cypher" step
@@ -52,6 +53,18 @@ FORBIDDEN = re.compile(r"\b(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|ALTER|COP
                        r"EXPORT|IMPORT|CHECKPOINT|BEGIN|COMMIT|ROLLBACK|CALL|TRUNCATE)\b", re.IGNORECASE)
 NAME_LITERAL = r"(\b{f}\s*:\s*|\.{f}\s*=\s*)'((?:[^'\\]|\\.)*)'"  # f: a text feature (name, title)
 FENCE = re.compile(r"^```(?:cypher)?\s*|\s*```$", re.IGNORECASE)
+
+
+QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']{3,}'")
+TIE_WEIGHT = 0.1  # of the whole question's similarity, next to its form's
+
+
+def question_form(question: str) -> str:
+    """The question with its names left out: quoted titles, words_with_underscores (PathQuestion's
+    entities) and capitalised words after the first; what examples are matched on."""
+    words = QUOTED.sub(" ", question).split()
+    kept = [w for i, w in enumerate(words) if "_" not in w and not (i > 0 and w[:1].isupper())]
+    return " ".join(kept) or question
 
 
 def default_examples_path(graph) -> Path | None:
@@ -160,12 +173,17 @@ class Text2Cypher(dspy.Module):
         return "\n".join(lines)
 
     def nearest_examples(self, question: str) -> str:
+        """The `k` examples whose questions ask the same way, names aside (`question_form`: "When
+        was Marie Curie born?" is nearest "When was Ivan Pavlov born?", not "When did Irène
+        Joliot-Curie die?"), the whole question breaking ties; the nearest last, next to the question."""
         if not self.examples or self.k == 0:
             return "(none)"
         if self._example_vectors is None:
-            self._example_vectors = self._embed([e["question"] for e in self.examples])
-        scores = self._example_vectors @ self._embed([question])[0]
-        chosen = [self.examples[i] for i in np.argsort(-scores)[: self.k]]
+            questions = [e["question"] for e in self.examples]
+            self._example_vectors = (self._embed([question_form(q) for q in questions]), self._embed(questions))
+        forms, wholes = self._example_vectors
+        scores = forms @ self._embed([question_form(question)])[0] + TIE_WEIGHT * (wholes @ self._embed([question])[0])
+        chosen = [self.examples[i] for i in np.argsort(-scores)[: self.k]][::-1]
         return "\n\n".join(f"Question: {e['question']}\nCypher: {e['cypher']}" for e in chosen)
 
     def post_process(self, cypher: str) -> str:
