@@ -186,7 +186,8 @@ def test_real_model_eval_three_questions_two_arms(nobel_db, tmp_path, capsys):
                  "--out", str(tmp_path)])
     assert code == 0
     head = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert head["calls_glm"] >= 2 and head["tokens_ratio"] is None
+    # the Nobel graph has example queries: GLM's Act answers in Cypher, one call where its query works
+    assert head["calls_glm"] >= 1 and head["tokens_ratio"] is None
     records = read_results(tmp_path / "results.jsonl")
     assert len(records) == 6 and {r["arm"] for r in records} == {"glm", "base"}
     assert all(r["prompt_tokens"] > 0 for r in records)
