@@ -11,14 +11,16 @@ Arms, all on the same questions, in one run:
                         decoding, the RetrieveNode cache hit rate
   throughput            GLM.batch at each concurrency, on the priority engine and on stock
                         vLLM's LRU eviction (a second engine, started after the first is closed):
-                        questions/s and its ratio to concurrency 1
+                        questions/s and LLM calls/s, each with its ratio to concurrency 1
+                        (batched decoding changes the numerics, so a question can take another
+                        path at another concurrency: calls/s compares the engine on what it ran)
 GLM runs greedy (samples=0) with its Python Act (act="python": pipelining prefetches the
 RetrieveNode calls of snippets) so that every arm does the same work; DSPy's response cache is
 off; the RetrieveNode cache is emptied before each arm, and a warm-up question runs first on
 each engine. The machine is shared and noisy: compare ratios within one run, and run nothing
 else meanwhile (a test suite beside it halves a throughput arm).
-Prints one table, then one JSON line with `latency_reduction` (1 - p50 on / p50 off) and
-`throughput_by_concurrency`.
+Prints one table, then one JSON line with `latency_reduction` (1 - p50 on / p50 off),
+`throughput_by_concurrency` (questions/s) and `calls_per_s_by_concurrency`.
 """
 
 from __future__ import annotations
@@ -97,15 +99,19 @@ def latency_arms(graph, questions: list[str]) -> dict[str, dict]:
             for name, a in found.items()}
 
 
-def throughput_arm(graph, questions: list[str], concurrency: int) -> float:
+def throughput_arm(graph, questions: list[str], concurrency: int) -> dict:
     from glm_dspy.modules.glm import GLM
 
     program = GLM(graph, compiled=None, samples=0, act="python",
                   executor=graph.executor(num_workers=max(2, concurrency)))
     graph.retriever.retrieve_cache._items.clear()
     started = time.perf_counter()
-    program.batch(questions, concurrency=concurrency)
-    return len(questions) / (time.perf_counter() - started)
+    predictions = program.batch(questions, concurrency=concurrency)
+    elapsed = time.perf_counter() - started
+    # batched decoding changes the numerics, so a question may take another path (more or fewer
+    # calls) at another concurrency: LLM calls/s is the engine's throughput on that same workload
+    num_calls = sum(p.num_calls for p in predictions)
+    return {"qps": len(questions) / elapsed, "calls_per_s": num_calls / elapsed, "calls": num_calls}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -154,15 +160,20 @@ def main(argv: list[str] | None = None) -> int:
     for name, arm in (("pipelining on", on), ("pipelining off", off)):
         print(f"| {name} | {arm['p50_s']:.2f} | {arm['p95_s']:.2f} | {arm['retrieval_s']:.3f} ({arm['searches']}) | "
               f"{arm['hidden_share']:.0%} ({arm['prefetched']} prefetched) | {arm['cache_hit_rate']:.0%} |")
-    print("\n| engine | " + " | ".join(f"concurrency {c}: q/s (x c=1)" for c in levels) + " |")
-    print("|---|" + "---|" * len(levels))
+    print("\n| engine | " + " | ".join(f"concurrency {c}: q/s (x c=1) | LLM calls/s (x c=1)" for c in levels) + " |")
+    print("|---|" + "---|---|" * len(levels))
     for policy, by_level in results["throughput"].items():
         base = by_level[levels[0]]
-        print(f"| {policy} | " + " | ".join(f"{by_level[c]:.3f} ({by_level[c] / base:.2f}x)" for c in levels) + " |")
+        print(f"| {policy} | " + " | ".join(
+            f"{by_level[c]['qps']:.3f} ({by_level[c]['qps'] / base['qps']:.2f}x) | "
+            f"{by_level[c]['calls_per_s']:.3f} ({by_level[c]['calls_per_s'] / base['calls_per_s']:.2f}x, "
+            f"{by_level[c]['calls']} calls)" for c in levels) + " |")
     headline = {"latency_reduction": round(1 - on["p50_s"] / off["p50_s"], 4),
                 "hidden_share": round(on["hidden_share"], 4),
-                "throughput_by_concurrency": {policy: {str(c): round(v, 4) for c, v in by_level.items()}
+                "throughput_by_concurrency": {policy: {str(c): round(v["qps"], 4) for c, v in by_level.items()}
                                               for policy, by_level in results["throughput"].items()},
+                "calls_per_s_by_concurrency": {policy: {str(c): round(v["calls_per_s"], 4) for c, v in by_level.items()}
+                                               for policy, by_level in results["throughput"].items()},
                 "num_questions": num_questions}
     print(json.dumps(headline))
     return 0

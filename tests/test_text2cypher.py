@@ -188,3 +188,58 @@ def test_examples_are_matched_on_how_the_question_asks_not_on_its_names(nobel_gr
     assert question_form("what is the nation of grand_duke_of_russia 's son ?") == "what is the nation of 's son ?"
     examples = Text2Cypher(nobel_graph).nearest_examples("When was Marie Curie born?")
     assert examples.count("RETURN l.birth_date") == 3 and "death_date" not in examples  # not "When did Irène Joliot-Curie die?"
+
+
+@pytest.mark.parametrize("question, names", [
+    ("When was Marie Curie born?", ["Marie Curie"]),
+    ("In which year did Marie Curie receive the Nobel Prize in Physics?", ["Marie Curie", "Nobel Prize in Physics"]),
+    ("Which mentors did Fritz Lipmann and André Lwoff have in common?", ["Fritz Lipmann", "André Lwoff"]),
+    ("What is the full name of the laureate Ernest T.S. Walton?", ["Ernest T.S Walton"]),
+    ("Marie Curie's birth city?", ["Marie Curie"]),
+    ('Which venue published the paper "Graph Chains of Thought"?', ["Graph Chains of Thought"]),
+    ("which nationality is ramon_berenguer_i 's parent ?", ["ramon berenguer i"]),
+    ("how many laureates are there?", []),
+])
+def test_the_names_a_question_mentions(question, names):
+    from glm_dspy.modules.text2cypher import question_names
+
+    assert question_names(question) == names
+
+
+def test_a_name_copied_from_an_example_becomes_the_questions_own():
+    from glm_dspy.modules.text2cypher import ground_names
+
+    # the example's author instead of the question's; a middle initial the question does not have
+    assert ground_names(["Agnieszka Nelson"], "How many papers has Agnieszka Phillips written?") == ["Agnieszka Phillips"]
+    assert ground_names(["Fatima A. Clark"], "Which organization is Fatima Clark affiliated with?") == ["Fatima Clark"]
+    # names the question holds stay, whatever their case, underscores or punctuation
+    assert ground_names(["marie curie", "Nobel Prize in Physics 1903"],
+                        "Did Marie Curie win the Nobel Prize in Physics 1903?") == ["marie curie", "Nobel Prize in Physics 1903"]
+    assert ground_names(["ramon berenguer i"], "which nationality is ramon_berenguer_i 's parent ?") == ["ramon berenguer i"]
+    # a second copied name takes the name the query does not hold yet
+    assert ground_names(["Fritz Lipmann", "Otto Hahn"], "Which mentors did Fritz Lipmann and André Lwoff have in common?") \
+        == ["Fritz Lipmann", "André Lwoff"]
+    # a value no name in the question stands for stays when the question names nothing
+    assert ground_names(["Warsaw"], "how many laureates were born there?") == ["Warsaw"]
+
+
+def test_no_example_query_of_the_shipped_banks_is_changed_by_grounding(nobel_graph):
+    """Grounding must leave a right query alone: every example of the Nobel bank (written from the
+    train templates, each checked by running it) keeps its names."""
+    program = Text2Cypher(nobel_graph)
+    assert program.examples
+    for example in program.examples:
+        literals = [match.group(2) for match in program._name_literal.finditer(example["cypher"])]
+        from glm_dspy.modules.text2cypher import ground_names
+
+        assert ground_names(literals, example["question"]) == literals, example
+
+
+def test_the_query_runs_with_the_questions_name_not_the_examples(nobel_graph):
+    program = Text2Cypher(nobel_graph)
+    lm = DummyLM([{"cypher": BIRTH.replace("Marie Curie", "Niels Bohr")}])  # the model copied another laureate
+    with dspy.context(lm=lm):
+        prediction = program(question="In which city was Marie Curie born?")
+    assert prediction.answer == "Warsaw" and "'Marie Curie'" in prediction.cypher
+    assert Text2Cypher(nobel_graph, ground=False).post_process(BIRTH.replace("Marie Curie", "Niels Bohr"),
+                                                               "In which city was Marie Curie born?").count("Niels Bohr") == 1

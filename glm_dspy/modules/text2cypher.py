@@ -11,7 +11,9 @@ Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and le
                Nobel and PathQuestion from their train splits; none for other graphs)
   generation   GenerateCypher (glm_dspy/signatures.py), one "cypher" step
   post-process rule-based: code fences and a trailing ';' dropped; every name literal
-               (`{name: '...'}`, `x.title = '...'`: any node type's text feature) becomes a stored
+               (`{name: '...'}`, `x.title = '...'`: any node type's text feature) is held to the
+               names the question mentions (`ground_names`: one it does not hold, often an
+               example's, becomes the question's name most like it), then becomes a stored
                name: the one equal to it but for case, else that of the node RetrieveNode finds
   validation   a read-only gate (one statement; no write, schema or admin clause outside string
                literals) and Kuzu's EXPLAIN, a "graph" step
@@ -67,6 +69,92 @@ def question_form(question: str) -> str:
     return " ".join(kept) or question
 
 
+# the words a run of capitalised words may hold ("Nobel Prize in Physics", "Ludwig van Beethoven")
+NAME_CONNECTORS = frozenset({"of", "in", "de", "del", "della", "di", "da", "du", "des", "la", "le", "von", "van",
+                             "der", "den", "ter", "y", "al", "el", "bin", "ibn", "the", "for", "on"})
+NAME_WORD = re.compile(r"[^\W_][\w.'’&-]*", re.UNICODE)
+QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "in", "of",
+                            "did", "does", "do", "is", "was", "were", "are", "has", "have", "had", "name", "list",
+                            "give", "tell", "find", "show", "for", "on", "at", "to", "from", "by", "with", "among"})
+
+
+def question_names(question: str) -> list[str]:
+    """The names a question mentions, in order: quoted titles, words_with_underscores (PathQuestion's
+    entities, underscores as spaces) and runs of capitalised words ("Marie Curie", "Nobel Prize in
+    Physics"; a question word opening the question is not a name). What `ground_names` holds a
+    query's name literals to."""
+    names = [match.group(0)[1:-1].strip() for match in QUOTED.finditer(question)]
+    rest = QUOTED.sub(" . ", question)
+    for word in rest.split():
+        if "_" in word:
+            names.append(word.strip("?,.;:!()'\"").replace("_", " ").strip())
+    run: list[str] = []
+
+    def close() -> None:
+        while run and run[-1].lower() in NAME_CONNECTORS:
+            run.pop()
+        if run:
+            names.append(" ".join(run))
+        run.clear()
+
+    first = True
+    for token in re.split(r"(\s+|[?,;:!()])", QUOTED.sub(" , ", rest)):
+        if not token or token.isspace():
+            continue
+        word = token.removesuffix("'s").removesuffix("’s").rstrip(".")
+        if not NAME_WORD.fullmatch(token) or "_" in token:
+            close()
+        elif word[:1].isupper() and not (first and word.lower() in QUESTION_WORDS):
+            run.append(word)
+            if word != token.rstrip("."):  # a possessive ends the name
+                close()
+        elif run and word in NAME_CONNECTORS:
+            run.append(word)
+        else:
+            close()
+        first = False
+    close()
+    return [name for name in dict.fromkeys(names) if len(name) >= 2]
+
+
+def _folded(text: str) -> str:
+    return " ".join(re.sub(r"[\W_]+", " ", text.lower()).split())
+
+
+def ground_names(literals: list[str], question: str) -> list[str]:
+    """Each name literal a query holds, held to the names its question mentions (`question_names`).
+
+    A small model often copies an example's name instead of the question's ("Agnieszka Nelson" for
+    "Agnieszka Phillips", the example's author), or writes one the question does not say ("Fatima
+    A. Clark" for "Fatima Clark", another author). A literal the question holds (case, underscores
+    and punctuation aside) stays; any other becomes the question's name most like it, one the
+    query's other literals do not already name first. Where the question mentions no name, every
+    literal stays."""
+    names = question_names(question)
+    if not names:
+        return list(literals)
+    text = f" {_folded(question)} "
+    used = {name for name in names for literal in literals if _folded(literal) == _folded(name)}
+    grounded = []
+    for literal in literals:
+        if f" {_folded(literal)} " in text:
+            grounded.append(literal)
+            continue
+        free = [name for name in names if name not in used] or names
+        best = max(free, key=lambda name: _likeness(literal, name))
+        used.add(best)
+        grounded.append(best)
+    return grounded
+
+
+def _likeness(a: str, b: str) -> tuple[int, float]:
+    """(words shared, character similarity) of two names, case aside."""
+    from difflib import SequenceMatcher
+
+    a, b = _folded(a), _folded(b)
+    return len(set(a.split()) & set(b.split())), SequenceMatcher(None, a, b).ratio()
+
+
 def default_examples_path(graph) -> Path | None:
     """The graph's example queries: its database's own file (glm-dspy build writes it from a train
     split), else the dataset's shipped one; None where neither exists (graphs/cypher_examples.py)."""
@@ -100,9 +188,10 @@ def _escape(text: str) -> str:
 class Text2Cypher(dspy.Module):
     def __init__(self, graph, *, examples: Path | str | None = "default", k: int = DEFAULT_K,
                  max_relations: int = DEFAULT_MAX_RELATIONS, max_repairs: int = DEFAULT_MAX_REPAIRS,
-                 cache_size: int = 256, max_tokens: int = 256):
+                 cache_size: int = 256, max_tokens: int = 256, ground: bool = True):
         """`examples`: a JSON Lines file of {"question", "cypher"}; "default" the dataset's own
-        (graphs/cypher_examples.py), None none."""
+        (graphs/cypher_examples.py), None none. `ground`: hold the query's name literals to the
+        names the question mentions (`ground_names`)."""
         super().__init__()
         assert k >= 0 and max_relations >= 1 and max_repairs >= 0 and cache_size >= 0
         self.graph, self.k, self.max_relations, self.max_repairs = graph, k, max_relations, max_repairs
@@ -110,6 +199,7 @@ class Text2Cypher(dspy.Module):
         self.answer_from_rows = dspy.Predict(AnswerFromRows, max_tokens=128)
         self.adapter = GLMAdapter()
         self.cache_size = cache_size
+        self.ground = ground
         self._cache: OrderedDict[str, dict] = OrderedDict()
         self._cache_lock = threading.Lock()
         self.cache_hits = self.cache_misses = 0
@@ -186,11 +276,18 @@ class Text2Cypher(dspy.Module):
         chosen = [self.examples[i] for i in np.argsort(-scores)[: self.k]][::-1]
         return "\n\n".join(f"Question: {e['question']}\nCypher: {e['cypher']}" for e in chosen)
 
-    def post_process(self, cypher: str) -> str:
-        """Rule-based fixes (module doc): fences, a trailing ';', name literals linked to stored names."""
+    def post_process(self, cypher: str, question: str | None = None) -> str:
+        """Rule-based fixes (module doc): fences, a trailing ';', name literals held to the
+        question's names (`ground_names`, where `question` is given) and linked to stored names."""
         cypher = FENCE.sub("", cypher.strip()).strip().rstrip(";").strip()
+        literals = [match.group(2).replace("\\'", "'").replace("\\\\", "\\")
+                    for match in self._name_literal.finditer(cypher)]
+        if question is not None and self.ground:
+            literals = ground_names(literals, question)
+        texts = iter(literals)
+
         def link(match: re.Match) -> str:
-            text = match.group(2).replace("\\'", "'").replace("\\\\", "\\")
+            text = next(texts)
             name = self.stored_name(text)
             return f"{match.group(1)}'{_escape(name if name is not None else text)}'"
         return self._name_literal.sub(link, cypher)
@@ -270,7 +367,7 @@ class Text2Cypher(dspy.Module):
                 if prediction is None:
                     return self._finish(key, log, None, UNEXPECTED_OUTPUT, cypher, stages)
                 started = time.perf_counter()
-                step.code = cypher = self.post_process(prediction.cypher)
+                step.code = cypher = self.post_process(prediction.cypher, question)
                 timed("post-processing", started)
                 if previous and cypher == previous:  # the repair repeats the query that failed: stop here
                     step.error = "repeated the failing query; not run again"
