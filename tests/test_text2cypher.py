@@ -198,6 +198,7 @@ def test_examples_are_matched_on_how_the_question_asks_not_on_its_names(nobel_gr
     ("Marie Curie's birth city?", ["Marie Curie"]),
     ('Which venue published the paper "Graph Chains of Thought"?', ["Graph Chains of Thought"]),
     ("which nationality is ramon_berenguer_i 's parent ?", ["ramon berenguer i"]),
+    ("Who received the Nobel Prize in Physiology or Medicine 1956?", ["Nobel Prize in Physiology or Medicine 1956"]),
     ("how many laureates are there?", []),
 ])
 def test_the_names_a_question_mentions(question, names):
@@ -243,3 +244,18 @@ def test_the_query_runs_with_the_questions_name_not_the_examples(nobel_graph):
     assert prediction.answer == "Warsaw" and "'Marie Curie'" in prediction.cypher
     assert Text2Cypher(nobel_graph, ground=False).post_process(BIRTH.replace("Marie Curie", "Niels Bohr"),
                                                                "In which city was Marie Curie born?").count("Niels Bohr") == 1
+
+
+def test_a_query_that_drops_the_questions_name_is_repaired_with_the_name_to_match(nobel_graph):
+    program = Text2Cypher(nobel_graph)
+    everyones = "MATCH (l:laureate)-[:rel_birth_city]->(c:city) RETURN c.name"  # runs, but for every laureate
+    assert program.unnamed("MATCH (l:laureate) RETURN count(l)", "How many laureates are there?") is None
+    assert program.unnamed(BIRTH, "In which city was Marie Curie born?") is None
+    lm = DummyLM([{"cypher": everyones}, {"cypher": BIRTH}])
+    with dspy.context(lm=lm):
+        prediction = program(question="In which city was Marie Curie born?")
+    assert prediction.answer == "Warsaw"
+    first = [s for s in prediction.steps if s["agent"] == "cypher"][0]
+    assert "'Marie Curie'" in first["error"] and "{name: 'Marie Curie'}" in first["error"]
+    assert not any(s["code"] == everyones for s in prediction.steps if s["agent"] == "graph")  # never run
+    assert "'Marie Curie'" in lm.history[-1]["messages"][-1]["content"]  # the repair was told

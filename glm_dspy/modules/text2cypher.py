@@ -70,7 +70,7 @@ def question_form(question: str) -> str:
 
 
 # the words a run of capitalised words may hold ("Nobel Prize in Physics", "Ludwig van Beethoven")
-NAME_CONNECTORS = frozenset({"of", "in", "de", "del", "della", "di", "da", "du", "des", "la", "le", "von", "van",
+NAME_CONNECTORS = frozenset({"of", "in", "or", "de", "del", "della", "di", "da", "du", "des", "la", "le", "von", "van",
                              "der", "den", "ter", "y", "al", "el", "bin", "ibn", "the", "for", "on"})
 NAME_WORD = re.compile(r"[^\W_][\w.'’&-]*", re.UNICODE)
 QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "in", "of",
@@ -104,7 +104,8 @@ def question_names(question: str) -> list[str]:
         word = token.removesuffix("'s").removesuffix("’s").rstrip(".")
         if not NAME_WORD.fullmatch(token) or "_" in token:
             close()
-        elif word[:1].isupper() and not (first and word.lower() in QUESTION_WORDS):
+        elif (word[:1].isupper() and not (first and word.lower() in QUESTION_WORDS)
+              or run and word.isdigit()):  # "Nobel Prize in Physics 1903"
             run.append(word)
             if word != token.rstrip("."):  # a possessive ends the name
                 close()
@@ -292,31 +293,52 @@ class Text2Cypher(dspy.Module):
             return f"{match.group(1)}'{_escape(name if name is not None else text)}'"
         return self._name_literal.sub(link, cypher)
 
-    def stored_name(self, text: str) -> str | None:
-        """The stored name `text` means: a node's name or title equal to it but for case, else the
-        name of the node RetrieveNode finds for it (a near spelling); None if neither."""
-        store = self.graph.store
+    def exact_name(self, text: str) -> tuple[str, str] | None:
+        """(text feature, stored name) of a node whose name or title equals `text` but for case; None if none."""
         for type_name, node_type in self.graph.schema.node_types.items():
             feature = node_type.text_feature
             if feature is None:
                 continue
-            rows = store.query(f"MATCH (n:`{type_name}`) WHERE lower(n.`{feature}`) = lower($text) "
-                               f"RETURN n.`{feature}` AS name LIMIT 1", {"text": text})
+            rows = self.graph.store.query(f"MATCH (n:`{type_name}`) WHERE lower(n.`{feature}`) = lower($text) "
+                                          f"RETURN n.`{feature}` AS name LIMIT 1", {"text": text})
             if rows:
-                return rows[0]["name"]
+                return feature, rows[0]["name"]
+        return None
+
+    def stored_name(self, text: str) -> str | None:
+        """The stored name `text` means: a node's name or title equal to it but for case, else the
+        name of the node RetrieveNode finds for it (a near spelling); None if neither."""
+        if (exact := self.exact_name(text)) is not None:
+            return exact[1]
         retriever = self.graph.retriever
         node_id = retriever.retrieve_node(text) if retriever.node_index is not None else None
         return retriever.label(node_id) if isinstance(node_id, str) else None
 
-    def validate(self, cypher: str) -> str | None:
-        """Why `cypher` cannot run (the read-only gate, then Kuzu's EXPLAIN), or None."""
+    def validate(self, cypher: str, question: str | None = None) -> str | None:
+        """Why `cypher` cannot run (the read-only gate, then Kuzu's EXPLAIN), or cannot answer
+        `question` (`unnamed`); None if neither."""
         if (problem := read_only_problem(cypher)) is not None:
             return problem
         try:
             self.graph.store.query(f"EXPLAIN {cypher}")
         except Exception as error:  # noqa: BLE001 - Kuzu's parser and binder errors are RuntimeErrors
             return f"Kuzu cannot run it: {str(error).strip().splitlines()[0][:300]}"
-        return None
+        return self.unnamed(cypher, question) if question is not None and self.ground else None
+
+    def unnamed(self, cypher: str, question: str) -> str | None:
+        """Why a query that holds no string at all cannot answer a question about a node the graph
+        has by that very name, or None. A small model sometimes drops the name ("Who were the
+        students of Augustin Walther?" -> `MATCH (m:laureate)-[:rel_student]->(s) RETURN s.name`,
+        everyone's students); the repair is told which name to match, and how."""
+        if STRING_LITERAL.search(cypher):
+            return None
+        named = [exact for name in question_names(question) if (exact := self.exact_name(name)) is not None]
+        if not named:
+            return None
+        feature, stored = named[0]
+        return (f"the query matches no node by name, but the question asks about "
+                f"{' and '.join(repr(name) for _, name in named[:3])}: match each by name, "
+                f"e.g. {{{feature}: '{_escape(stored)}'}}")
 
     def execute(self, cypher: str) -> tuple[list[dict] | None, str | None]:
         try:
@@ -373,7 +395,7 @@ class Text2Cypher(dspy.Module):
                     step.error = "repeated the failing query; not run again"
                     return self._finish(key, log, None, category, cypher, stages)
                 started = time.perf_counter()
-                problem = self.validate(cypher)
+                problem = self.validate(cypher, question)
                 log.add(Step("graph", code=f"EXPLAIN {cypher}", error=problem,
                              latency_s=time.perf_counter() - started))
                 timed("validation", started)
