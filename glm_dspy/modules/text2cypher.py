@@ -14,7 +14,8 @@ Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and le
                (`{name: '...'}`, `x.title = '...'`: any node type's text feature) is held to the
                names the question mentions (`ground_names`: one it does not hold, often an
                example's, becomes the question's name most like it), then becomes a stored
-               name: the one equal to it but for case, else that of the node RetrieveNode finds
+               name: the one equal to it but for case, else that of the node RetrieveNode finds;
+               a node pattern whose name is another node type's takes that type's label
   validation   a read-only gate (one statement; no write, schema or admin clause outside string
                literals) and Kuzu's EXPLAIN, a "graph" step
   execution    on the read-only database under the store's query timeout, a "graph" step
@@ -208,6 +209,8 @@ class Text2Cypher(dspy.Module):
         text_features = sorted({t.text_feature for t in graph.schema.node_types.values() if t.text_feature})
         self._name_literal = re.compile(NAME_LITERAL.format(f="(?:" + "|".join(map(re.escape, text_features)) + ")")
                                         if text_features else r"(?!x)x")
+        self._node_pattern = re.compile(r"\((\w*)\s*:\s*`?(\w+)`?\s*\{\s*(" + "|".join(map(re.escape, text_features))
+                                        + r")\s*:\s*'((?:[^'\\]|\\.)*)'\s*\}\)" if text_features else r"(?!x)x")
         self._example_vectors = None
         self._relation_vectors = None
 
@@ -291,7 +294,25 @@ class Text2Cypher(dspy.Module):
             text = next(texts)
             name = self.stored_name(text)
             return f"{match.group(1)}'{_escape(name if name is not None else text)}'"
-        return self._name_literal.sub(link, cypher)
+        return self._node_pattern.sub(self._relabel, self._name_literal.sub(link, cypher))
+
+    def _relabel(self, match: re.Match) -> str:
+        """A node pattern whose name is not one of its label's but another node type's takes that
+        type's label (`(m:laureate {name: 'Lawrence Jones'})`, a scholar, matched nothing and
+        counted 0), or none where several types have it."""
+        variable, label, feature, literal = match.groups()
+        text = literal.replace("\\'", "'").replace("\\\\", "\\")
+        types = self.types_named(text, feature)
+        if not types or label in types:
+            return match.group(0)
+        new_label = f":{types[0]}" if len(types) == 1 else ""
+        return f"({variable}{new_label} {{{feature}: '{literal}'}})"
+
+    def types_named(self, text: str, feature: str) -> list[str]:
+        """The node types with a node whose `feature` is exactly `text`."""
+        return [type_name for type_name, node_type in self.graph.schema.node_types.items()
+                if node_type.text_feature == feature and self.graph.store.query(
+                    f"MATCH (n:`{type_name}`) WHERE n.`{feature}` = $text RETURN n.`{feature}` LIMIT 1", {"text": text})]
 
     def exact_name(self, text: str) -> tuple[str, str] | None:
         """(text feature, stored name) of a node whose name or title equals `text` but for case; None if none."""
