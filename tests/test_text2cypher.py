@@ -265,3 +265,13 @@ def test_a_query_that_drops_the_questions_name_is_repaired_with_the_name_to_matc
     assert "'Marie Curie'" in first["error"] and "{name: 'Marie Curie'}" in first["error"]
     assert not any(s["code"] == everyones for s in prediction.steps if s["agent"] == "graph")  # never run
     assert "'Marie Curie'" in lm.history[-1]["messages"][-1]["content"]  # the repair was told
+
+
+def test_a_relationship_table_the_graph_lacks_becomes_the_nearest_one_it_has(nobel_graph):
+    program = Text2Cypher(nobel_graph)
+    invented = "MATCH (m {name: 'Lawrence Jones'})-[:rel_students]->(s) RETURN s.name"  # the question's word
+    fixed = program.post_process(invented)
+    assert fixed == invented.replace("rel_students", "rel_student") and nobel_graph.store.query(fixed)
+    nonsense = "MATCH (m {name: 'Lawrence Jones'})-[r:rel_qqq_zzz]->(s) RETURN s.name"  # near nothing: to repair
+    assert program.post_process(nonsense) == nonsense
+    assert program.post_process(BIRTH) == BIRTH

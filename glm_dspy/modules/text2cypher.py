@@ -15,7 +15,8 @@ Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and le
                names the question mentions (`ground_names`: one it does not hold, often an
                example's, becomes the question's name most like it), then becomes a stored
                name: the one equal to it but for case, else that of the node RetrieveNode finds;
-               a node pattern whose name is another node type's takes that type's label
+               a node pattern whose name is another node type's takes that type's label; a
+               relationship table the graph does not have becomes the one nearest it in meaning
   validation   a read-only gate (one statement; no write, schema or admin clause outside string
                literals) and Kuzu's EXPLAIN, a "graph" step
   execution    on the read-only database under the store's query timeout, a "graph" step
@@ -58,6 +59,12 @@ NAME_LITERAL = r"(\b{f}\s*:\s*|\.{f}\s*=\s*)'((?:[^'\\]|\\.)*)'"  # f: a text fe
 FENCE = re.compile(r"^```(?:cypher)?\s*|\s*```$", re.IGNORECASE)
 
 
+# a relationship pattern's table: `[:rel_x`, `[r:rel_x`, `[r: `rel_x``
+RELATIONSHIP_LABEL = re.compile(r"(\[\s*\w*\s*:\s*)`?(\w+)`?")
+# how near in meaning (cosine of the RetrieveNode embedder) a relation the graph has must be to one
+# it does not, to stand in for it: "husband" -> spouse 0.87, "parent" -> parents 0.82; "other half"
+# is 0.25 from everything and goes to repair instead
+RELATION_LIKENESS = 0.5
 QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']{3,}'")
 TIE_WEIGHT = 0.1  # of the whole question's similarity, next to its form's
 
@@ -213,6 +220,7 @@ class Text2Cypher(dspy.Module):
                                         + r")\s*:\s*'((?:[^'\\]|\\.)*)'\s*\}\)" if text_features else r"(?!x)x")
         self._example_vectors = None
         self._relation_vectors = None
+        self._relation_name_vectors = None
 
     # ---- set-up ----------------------------------------------------------------------------
     def _read_examples(self, examples) -> list[dict]:
@@ -294,7 +302,28 @@ class Text2Cypher(dspy.Module):
             text = next(texts)
             name = self.stored_name(text)
             return f"{match.group(1)}'{_escape(name if name is not None else text)}'"
-        return self._node_pattern.sub(self._relabel, self._name_literal.sub(link, cypher))
+        cypher = self._node_pattern.sub(self._relabel, self._name_literal.sub(link, cypher))
+        return RELATIONSHIP_LABEL.sub(self._known_relation, cypher)
+
+    def _known_relation(self, match: re.Match) -> str:
+        """A relationship table the graph does not have (`rel_husband`, `rel_parent`: a word of
+        the question, not of the schema) becomes the graph's relation nearest it in meaning
+        (`rel_spouse`, `rel_parents`), where one is near enough (RELATION_LIKENESS); else it stays
+        and Kuzu's EXPLAIN sends the query to repair."""
+        from graphs.schema import REL_PREFIX, rel_table
+
+        label = match.group(2)
+        relations = sorted(self.graph.schema.relations)
+        if not label.startswith(REL_PREFIX) or label[len(REL_PREFIX):] in self.graph.schema.relations \
+                or self.graph.retriever.node_index is None:
+            return match.group(0)
+        if self._relation_name_vectors is None:
+            self._relation_name_vectors = self._embed([r.replace("_", " ") for r in relations])
+        scores = self._relation_name_vectors @ self._embed([label[len(REL_PREFIX):].replace("_", " ")])[0]
+        best = int(np.argmax(scores))
+        if scores[best] < RELATION_LIKENESS:
+            return match.group(0)
+        return f"{match.group(1)}{rel_table(relations[best])}"
 
     def _relabel(self, match: re.Match) -> str:
         """A node pattern whose name is not one of its label's but another node type's takes that
