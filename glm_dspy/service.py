@@ -99,7 +99,9 @@ class Service:
         started = time.perf_counter()
         self._count_in_flight(+1)
         try:
-            with dspy.context(lm=self.lm), listening(on_step or (lambda step: None)):
+            # no DSPy call history: the journal keeps every call, and DSPy's lists (10,000 entries
+            # globally, per LM and per module) only grew a long-running service's memory (bench.soak)
+            with dspy.context(lm=self.lm, disable_history=True), listening(on_step or (lambda step: None)):
                 prediction = answer_query(self.program, self.journal, query_id, question, self.recovery)
         except Exception:
             self.answered.labels("failed").inc()

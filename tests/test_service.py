@@ -47,6 +47,17 @@ def test_ask_answers_and_the_query_can_be_read_back_from_the_journal(client, ser
     assert service.engine.num_calls == CALLS_PER_QUESTION
 
 
+def test_the_service_keeps_no_dspy_call_history(client, service):
+    """The journal keeps every call; DSPy's history lists (10,000 entries globally, per LM and per
+    module) grew a long-running service's memory (bench.soak)."""
+    from dspy.clients.base_lm import GLOBAL_HISTORY
+
+    before = len(GLOBAL_HISTORY)
+    assert client.post("/v1/ask", json={"question": QUESTION}).status_code == 200
+    assert len(GLOBAL_HISTORY) == before and service.lm.history == []
+    assert all(not p.history for _, p in service.program.named_predictors())
+
+
 def test_concurrent_questions_share_the_engine_and_each_is_answered_once(client, service):
     results = []
 

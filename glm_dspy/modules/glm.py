@@ -77,7 +77,7 @@ class GLM(dspy.Module):
                  executor=None, accept_grounded_answers: bool = True, act_first: bool = True,
                  kind: str | None = None, constrained: bool = False, compiled: str | None = "default",
                  autofix: bool = True, fitted_demos: bool = False, samples: int = DEFAULT_SAMPLES,
-                 sample_temperature: float = SAMPLE_TEMPERATURE, pipelined: bool = True, plan: bool = False,
+                 sample_temperature: float = SAMPLE_TEMPERATURE, pipelined: bool = False, plan: bool = False,
                  reflect: int = 0, communities: bool = False, act: str = "auto"):
         """`compiled`: "default" loads the compiled program shipped for the configured LM's model
         (optimize/compiled/glm-<model>.json, only when its metadata names that model; else the
@@ -106,7 +106,9 @@ class GLM(dspy.Module):
         self.max_repairs = max_repairs
         self.autofix = autofix  # GLM repairs mechanical mistakes in a failing snippet itself (glm_dspy/autofix.py)
         self.samples, self.sample_temperature = samples, sample_temperature
-        # pipelined: RetrieveNode lookups start while Act is still decoding its snippet (glm_dspy/pipeline.py)
+        # pipelined: RetrieveNode lookups start while Act is still decoding its snippet (glm_dspy/pipeline.py);
+        # off by default: on a 2-core CPU the prefetch competes with decoding and cost 9-18% p50 latency
+        # (bench.pipeline, docs/benchmarks.md); on where retrieval costs as much as decoding
         self.pipelined = pipelined
         # act: the language Act answers a request in. "python": snippets over the graph functions
         # (the paper's Act); "cypher": the Text2Cypher pipeline (seed 003, glm_dspy/modules/text2cypher.py),
