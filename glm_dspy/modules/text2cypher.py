@@ -194,6 +194,10 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("'", "\\'")
 
 
+def _unescape(literal: str) -> str:
+    return literal.replace("\\'", "'").replace("\\\\", "\\")
+
+
 class Text2Cypher(dspy.Module):
     def __init__(self, graph, *, examples: Path | str | None = "default", k: int = DEFAULT_K,
                  max_relations: int = DEFAULT_MAX_RELATIONS, max_repairs: int = DEFAULT_MAX_REPAIRS,
@@ -292,8 +296,7 @@ class Text2Cypher(dspy.Module):
         """Rule-based fixes (module doc): fences, a trailing ';', name literals held to the
         question's names (`ground_names`, where `question` is given) and linked to stored names."""
         cypher = FENCE.sub("", cypher.strip()).strip().rstrip(";").strip()
-        literals = [match.group(2).replace("\\'", "'").replace("\\\\", "\\")
-                    for match in self._name_literal.finditer(cypher)]
+        literals = [_unescape(match.group(2)) for match in self._name_literal.finditer(cypher)]
         if question is not None and self.ground:
             literals = ground_names(literals, question)
         texts = iter(literals)
@@ -313,10 +316,10 @@ class Text2Cypher(dspy.Module):
         from graphs.schema import REL_PREFIX, rel_table
 
         label = match.group(2)
-        relations = sorted(self.graph.schema.relations)
         if not label.startswith(REL_PREFIX) or label[len(REL_PREFIX):] in self.graph.schema.relations \
                 or self.graph.retriever.node_index is None:
             return match.group(0)
+        relations = sorted(self.graph.schema.relations)
         if self._relation_name_vectors is None:
             self._relation_name_vectors = self._embed([r.replace("_", " ") for r in relations])
         scores = self._relation_name_vectors @ self._embed([label[len(REL_PREFIX):].replace("_", " ")])[0]
@@ -330,21 +333,16 @@ class Text2Cypher(dspy.Module):
         type's label (`(m:laureate {name: 'Lawrence Jones'})`, a scholar, matched nothing and
         counted 0), or none where several types have it."""
         variable, label, feature, literal = match.groups()
-        text = literal.replace("\\'", "'").replace("\\\\", "\\")
-        types = self.types_named(text, feature)
+        types = [type_name for type_name, named_by, _ in self.named(_unescape(literal)) if named_by == feature]
         if not types or label in types:
             return match.group(0)
         new_label = f":{types[0]}" if len(types) == 1 else ""
         return f"({variable}{new_label} {{{feature}: '{literal}'}})"
 
-    def types_named(self, text: str, feature: str) -> list[str]:
-        """The node types with a node whose `feature` is exactly `text`."""
-        return [type_name for type_name, node_type in self.graph.schema.node_types.items()
-                if node_type.text_feature == feature and self.graph.store.query(
-                    f"MATCH (n:`{type_name}`) WHERE n.`{feature}` = $text RETURN n.`{feature}` LIMIT 1", {"text": text})]
-
-    def exact_name(self, text: str) -> tuple[str, str] | None:
-        """(text feature, stored name) of a node whose name or title equals `text` but for case; None if none."""
+    def named(self, text: str) -> list[tuple[str, str, str]]:
+        """(node type, text feature, stored name) of each node type with a node whose name or title
+        equals `text` but for case."""
+        found = []
         for type_name, node_type in self.graph.schema.node_types.items():
             feature = node_type.text_feature
             if feature is None:
@@ -352,8 +350,13 @@ class Text2Cypher(dspy.Module):
             rows = self.graph.store.query(f"MATCH (n:`{type_name}`) WHERE lower(n.`{feature}`) = lower($text) "
                                           f"RETURN n.`{feature}` AS name LIMIT 1", {"text": text})
             if rows:
-                return feature, rows[0]["name"]
-        return None
+                found.append((type_name, feature, rows[0]["name"]))
+        return found
+
+    def exact_name(self, text: str) -> tuple[str, str] | None:
+        """(text feature, stored name) of a node whose name or title equals `text` but for case; None if none."""
+        found = self.named(text)
+        return found[0][1:] if found else None
 
     def stored_name(self, text: str) -> str | None:
         """The stored name `text` means: a node's name or title equal to it but for case, else the
