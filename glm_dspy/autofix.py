@@ -31,7 +31,7 @@ from __future__ import annotations
 import ast
 import difflib
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 
 import numpy as np
 
@@ -65,6 +65,14 @@ class NameMatcher:
         if scores[first] >= SEMANTIC_MIN and scores[first] - scores[second] >= SEMANTIC_MARGIN:
             return self.names[first]
         return None
+
+    def nearest(self, text: str, k: int, within: Collection[str] | None = None) -> list[str]:
+        """The `k` names (of `within`, where given) nearest `text` in meaning, the nearest first."""
+        if self._vectors is None:
+            return [n for n in self.names if within is None or n in within][:k]
+        scores = self._vectors @ _unit(self.embedder.encode([_words(text)]))[0]
+        ranked = (self.names[i] for i in np.argsort(-scores))
+        return [n for n in ranked if within is None or n in within][:k]
 
 
 def _words(name: str) -> str:

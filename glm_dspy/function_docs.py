@@ -4,6 +4,8 @@ This text joins the Act instructions in the system message, so it is part of the
 prompt prefix: identical for every call on the same graph.
 """
 
+from collections.abc import Collection
+
 from graphs.schema import GraphSchema
 
 FUNCTION_DOCS = """Graph functions (the only way to read the graph):
@@ -21,8 +23,9 @@ COMMUNITY_DOC = """CommunityInfo(id) -> text: the node's neighbourhood split int
 closely linked nodes), the most cohesive first, each as triples "name -relation-> name"."""
 
 
-def graph_context(schema: GraphSchema, communities: bool = False) -> str:
+def graph_context(schema: GraphSchema, communities: bool = False, relations: Collection[str] | None = None) -> str:
     """Function docs plus the schema summary of one graph, for the Act prompt; `communities`: with
-    CommunityInfo (GLM(communities=True), glm_dspy/communities.py)."""
+    CommunityInfo (GLM(communities=True), glm_dspy/communities.py); `relations`: only these
+    neighbour types (a large schema pruned to a request's, GLM.act_relations)."""
     docs = f"{FUNCTION_DOCS}\n{COMMUNITY_DOC}" if communities else FUNCTION_DOCS
-    return f"{docs}\n\nThe graph ({schema.name}):\n{schema.summary()}"
+    return f"{docs}\n\nThe graph ({schema.name}):\n{schema.summary(relations)}"

@@ -23,6 +23,7 @@ from glm_dspy.observation import Observation
 from graphs.node_info import CHUNK_OPENING
 
 MAX_SHOWN_CHARS = 60  # of an argument quoted back in an observation
+MAX_NAMES_SHOWN = 24  # valid names listed in an observation; a larger schema's nearest ones (PQL: 726 relations)
 ID_SOURCES = "ids come from RetrieveNode(text) or NeighbourCheck(ids, neighbour_type)"
 COUNTING = ("over a list, sum(NodeDegree(ids, t)) counts with repeats and "
             "len(NeighbourCheck(ids, t)) counts distinct neighbours")
@@ -46,6 +47,16 @@ def closest_name(name: str, valid: list[str]) -> str | None:
         return key
     matches = difflib.get_close_matches(key, valid, n=1, cutoff=0.75)
     return matches[0] if matches else None
+
+
+def names_shown(name: str, valid: list[str]) -> str:
+    """`valid` as an observation lists it: whole, or on a large schema the MAX_NAMES_SHOWN most
+    like `name` (by spelling) and how many more there are."""
+    if len(valid) <= MAX_NAMES_SHOWN:
+        return str(valid)
+    key = name.strip().lower().replace(" ", "_")
+    nearest = sorted(valid, key=lambda v: -difflib.SequenceMatcher(None, key, v).ratio())[:MAX_NAMES_SHOWN]
+    return f"{sorted(nearest)} and {len(valid) - MAX_NAMES_SHOWN} more"
 
 
 @dataclass(slots=True)

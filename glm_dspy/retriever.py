@@ -32,12 +32,12 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from glm_dspy.graph_arguments import (COUNTING, ID_SOURCES, MAX_SHOWN_CHARS, closest_name, name_problem,
-                                      read_ids, shown)
+from glm_dspy.graph_arguments import (COUNTING, ID_SOURCES, MAX_NAMES_SHOWN, MAX_SHOWN_CHARS, closest_name,
+                                      name_problem, names_shown, read_ids, shown)
 from glm_dspy.observation import Observation
 from graphs.literal import InvalidId, identifier, string_literal
 from graphs.node_index import NodeIndex
-from graphs.schema import rel_table
+from graphs.schema import REL_PREFIX, rel_table
 from graphs.store import GraphStore
 from graphs.node_info import node_records, render_vertex_chunk
 
@@ -126,12 +126,18 @@ class Retriever:
             return sorted(self.store.schema.node_types[type_name].features)
         return self.store.schema.neighbour_types(type_name)
 
-    def _no_name(self, function: str, subject: str, type_name: str, name: str, what: str, ids_text: str) -> str:
-        """`subject` (a node or nodes of `type_name`) has no `name`: the valid names and the likely fix."""
+    def _no_name(self, function: str, subject: str, type_name: str, name: str, what: str, ids_text: str,
+                 node_id: str | None = None) -> str:
+        """`subject` (a node or nodes of `type_name`) has no `name`: the valid names and the likely
+        fix; on a schema too large to list, the neighbour types node `node_id` itself has."""
         other = "neighbour type" if what == "feature" else "feature"
         valid, valid_other = self._names(type_name, what), self._names(type_name, other)
         has = "have" if subject.endswith("nodes") else "has"
-        text = f"{subject} {has} no {what} {shown(name)}; {'features' if what == 'feature' else 'valid'}: {valid}"
+        if what == "neighbour type" and node_id is not None and len(valid) > MAX_NAMES_SHOWN:
+            text = f"{subject} {has} no {what} {shown(name)}; its neighbour types: {self.relations_of(node_id)}"
+        else:
+            text = (f"{subject} {has} no {what} {shown(name)}; {'features' if what == 'feature' else 'valid'}: "
+                    f"{names_shown(str(name), valid)}")
         if guess := closest_name(name, valid):
             return f"{text} (did you mean {function}({ids_text}, {guess!r})?)"
         if guess := closest_name(name, valid_other):
@@ -139,7 +145,11 @@ class Retriever:
             return f"{text} ({guess!r} is a {other}: use {use}({ids_text}, {guess!r}))"
         if paths := self._one_hop_further(type_name, name, function, ids_text):
             return f"{text}; {name!r} is one step further, through a neighbour: {' or '.join(paths)}"
-        return f"{text}; neighbour types (NeighbourCheck): {valid_other}" if what == "feature" else text
+        if what == "feature":
+            if node_id is not None and len(valid_other) > MAX_NAMES_SHOWN:
+                return f"{text}; its neighbour types (NeighbourCheck): {self.relations_of(node_id)}"
+            return f"{text}; neighbour types (NeighbourCheck): {names_shown(str(name), valid_other)}"
+        return text
 
     def _one_hop_further(self, type_name: str, name: str, function: str, ids_text: str) -> list[str]:
         """The calls that reach `name` (a feature or neighbour type some other node type has)
@@ -173,7 +183,8 @@ class Retriever:
         if nodes and lacking == {t for t, _ in nodes}:
             ids_text = "ids" if args.is_list else repr(nodes[0][1])
             problems = [self._no_name(function, f"{t} nodes" if args.is_list else f"{t} node {nodes[0][1]}",
-                                      t, name, what, ids_text) for t in sorted(lacking)]
+                                      t, name, what, ids_text, None if args.is_list else nodes[0][1])
+                        for t in sorted(lacking)]
             counting = [COUNTING] if args.is_list and what == "neighbour type" else []
             return Observation("; ".join(problems + counting))
         return [None if not isinstance(item, Observation) and item[0] in lacking else item
@@ -194,6 +205,16 @@ class Retriever:
         feature = self._text_features.get(found[0])
         value = self.node_feature(node_id, feature) if feature else None
         return None if value is None or isinstance(value, Observation) else str(value)
+
+    def relations_of(self, node_id: str) -> list[str]:
+        """The relations that leave node `node_id` (the neighbour types it has neighbours of), sorted;
+        [] for a string that is no node's id."""
+        found = self._locate(node_id) if isinstance(node_id, str) and node_id else None
+        if found is None or isinstance(found, Observation):
+            return []
+        rows = self.store.query(f"MATCH (a:{identifier(found[0])} {{id: $id}})-[r]->() RETURN DISTINCT label(r) AS r",
+                                {"id": node_id})
+        return sorted(row["r"].removeprefix(REL_PREFIX) for row in rows)
 
     # ---- the five functions ----------------------------------------------------------------
     def retrieve_node(self, text: str) -> str:

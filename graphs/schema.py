@@ -14,6 +14,7 @@ The schema is saved as `meta.json` next to the database so a reader never has to
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -141,12 +142,14 @@ class GraphSchema:
         features = sorted({f for node_type in self.node_types.values() for f in node_type.features})
         return features, sorted(self.relations)
 
-    def summary(self) -> str:
-        """A compact schema description for prompts: types, features, neighbour types."""
+    def summary(self, relations: Collection[str] | None = None) -> str:
+        """A compact schema description for prompts: types, features, neighbour types (only those
+        in `relations` where given: a large schema pruned to a question's)."""
         lines = []
         for type_name, node_type in self.node_types.items():
             features = ", ".join(node_type.features)
-            neighbours = ", ".join(self.neighbour_types(type_name)) or "-"
+            neighbours = ", ".join(r for r in self.neighbour_types(type_name)
+                                   if relations is None or r in relations) or "-"
             lines.append(f"{type_name} nodes: features [{features}]; neighbour types [{neighbours}]")
         return "\n".join(lines)
 

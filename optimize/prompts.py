@@ -25,7 +25,7 @@ def agent_messages(program, question: str) -> dict[str, list[dict[str, str]]]:
     calls = {
         "classify": (program.classify.predict, program.classify.predict.signature, {"question": question}),
         "reason": (program.reason.predict, program.reason.predict.signature, {"notebook": "", "question": question}),
-        "act": (program.act.predict, program.act.signature(), {"request": question, "previous_code": "", "error": ""}),
+        "act": (program.act.predict, program.act.signature(question), {"request": question, "previous_code": "", "error": ""}),
     }
     return {agent: program.adapter.format(signature, _demos(predictor), inputs)
             for agent, (predictor, signature, inputs) in calls.items()}

@@ -3,12 +3,17 @@
 The graph's function docs and schema summary are appended to the signature's instructions
 at call time, so they sit in the system message — the stable prefix — rather than being
 repeated in every demo and every request. Optimizers still see and rewrite only the
-signature's own instructions.
+signature's own instructions. On a schema too large for every prompt (PQL: 726 relations)
+the summary lists only the request's nearest relations: the function docs before it stay
+the shared prefix.
 
 With a `grammar` (glm_dspy/grammar/snippet.py `act_grammar`, built once per graph) every
 call, repairs included, is decoded under it: the snippet can name only the graph's own
 features and neighbour types, the graph functions and the executor's builtins.
 """
+
+from collections import OrderedDict
+from collections.abc import Callable
 
 import dspy
 
@@ -16,26 +21,36 @@ from glm_dspy.fewshot import ACT_DEMOS
 from glm_dspy.lm.structured import with_grammar
 from glm_dspy.signatures import Act
 
+SIGNATURES_KEPT = 64  # Act signatures with a request's own context, the most recent
+
 
 class ActAgent(dspy.Module):
-    def __init__(self, graph_context: str = "", max_tokens: int = 256, grammar: str | None = None,
-                 demos: list[dspy.Example] | None = None):
+    def __init__(self, graph_context: str | Callable[[str], str] = "", max_tokens: int = 256,
+                 grammar: str | None = None, demos: list[dspy.Example] | None = None):
+        """`graph_context`: the text appended to the instructions, or a function of the request
+        that writes it (a large schema pruned to each request's relations, GLM.act_relations)."""
         super().__init__()
         self.grammar = grammar
         self.predict = dspy.Predict(Act, max_tokens=max_tokens)
         self.predict.demos = list(ACT_DEMOS if demos is None else demos)  # glm_dspy/graph_demos.py fits them to a graph
         self.graph_context = graph_context
-        self._signature_cache: tuple[str, type[dspy.Signature]] | None = None
+        self._signatures: OrderedDict[tuple[str, str], type[dspy.Signature]] = OrderedDict()
 
-    def signature(self) -> type[dspy.Signature]:
-        """The Act signature with this graph's context appended to the (possibly optimized) instructions."""
-        instructions = self.predict.signature.instructions
-        if self._signature_cache is None or self._signature_cache[0] != instructions:
-            full = f"{instructions}\n\n{self.graph_context}" if self.graph_context else instructions
-            self._signature_cache = (instructions, self.predict.signature.with_instructions(full))
-        return self._signature_cache[1]
+    def context(self, request: str) -> str:
+        return self.graph_context(request) if callable(self.graph_context) else self.graph_context
+
+    def signature(self, request: str = "") -> type[dspy.Signature]:
+        """The Act signature with the graph's context appended to the (possibly optimized) instructions."""
+        key = (self.predict.signature.instructions, self.context(request))
+        if (signature := self._signatures.get(key)) is None:
+            instructions, context = key
+            full = f"{instructions}\n\n{context}" if context else instructions
+            signature = self._signatures[key] = self.predict.signature.with_instructions(full)
+            while len(self._signatures) > SIGNATURES_KEPT:
+                self._signatures.popitem(last=False)
+        return signature
 
     def forward(self, request: str, previous_code: str = "", error: str = "",
                 config: dict | None = None) -> dspy.Prediction:
         return self.predict(request=request, previous_code=previous_code, error=error,
-                            signature=self.signature(), config=with_grammar(config, self.grammar))
+                            signature=self.signature(request), config=with_grammar(config, self.grammar))

@@ -69,6 +69,10 @@ DEFAULT_MAX_REPAIRS = 0
 # and the output most of them print is kept (docs/benchmarks.md, "Sampled snippets")
 DEFAULT_SAMPLES = 4
 SAMPLE_TEMPERATURE = 0.8
+# A schema with more relations than this shows Act only the ACT_RELATIONS nearest each request
+# (PQL-2H's 726 Freebase relations made a 9k-token prompt, docs/benchmarks.md)
+ACT_SCHEMA_RELATIONS = 60
+ACT_RELATIONS = 24
 MAX_PRINTED_IDS = 20  # more printed items than this are not checked for being node ids (a query each)
 
 
@@ -98,7 +102,11 @@ class GLM(dspy.Module):
         # Nobel and synthetic dev samples it lost 6 and 5 answers (docs/benchmarks.md, "Repairs and demos")
         # communities: Act may call CommunityInfo(id) (FastToG's communities, glm_dspy/communities.py)
         self.communities = communities
-        self.act = ActAgent(graph_context(graph.schema, communities) if graph is not None else "",
+        context = ""
+        if graph is not None:
+            context = (graph_context(graph.schema, communities) if len(graph.schema.relations) <= ACT_SCHEMA_RELATIONS
+                       else lambda request: graph_context(graph.schema, communities, self.act_relations(request)))
+        self.act = ActAgent(context,
                             grammar=graph.act_grammar() if constrained and graph is not None else None,
                             demos=act_demos(graph, ACT_DEMOS, repairs=max_repairs > 0)
                             if fitted_demos and graph is not None else None)
@@ -446,6 +454,19 @@ class GLM(dspy.Module):
                 return []
             names_itself = names_itself and _as_words(item) == _as_words(label)
         return [] if names_itself else list(dict.fromkeys(items))
+
+    def act_relations(self, request: str) -> list[str]:
+        """ACT_RELATIONS relations of the graph for `request`: those of the nodes it names (a path
+        starts at one of them), then the ones nearest it in meaning (the RetrieveNode embedder)."""
+        from glm_dspy.modules.text2cypher import named_nodes
+
+        own = [r for node_id in named_nodes(self.graph, request) for r in self.graph.retriever.relations_of(node_id)]
+        own = list(dict.fromkeys(own))[:ACT_RELATIONS]
+        relations = set(self.graph.schema.relations) - set(own)
+        matcher = self.graph.name_matcher()
+        rest = (matcher.nearest(request, ACT_RELATIONS - len(own), within=relations) if matcher is not None
+                else sorted(relations)[: ACT_RELATIONS - len(own)])
+        return own + rest
 
     def _autofix(self, code: str, retrieved: list[str]) -> str | None:
         """`code` repaired by glm_dspy/autofix.py, or None; `retrieved`: the ids its RetrieveNode

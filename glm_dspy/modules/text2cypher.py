@@ -49,6 +49,7 @@ from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, UNEXPECTED_OUTPUT, Step,
 
 DEFAULT_K = 3
 DEFAULT_MAX_RELATIONS = 8
+OWN_RELATION_BONUS = 1.0  # added to the cosine of a relation a named node has: those come first
 DEFAULT_MAX_REPAIRS = 3
 MAX_ROWS = 50  # rows shown to AnswerFromRows or joined into an answer
 STRING_LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
@@ -124,6 +125,20 @@ def question_names(question: str) -> list[str]:
         first = False
     close()
     return [name for name in dict.fromkeys(names) if len(name) >= 2]
+
+
+def named_nodes(graph, text: str) -> list[str]:
+    """The ids of the nodes `text` names (`question_names` whose RetrieveNode match has that very
+    name, but for case and underscores), in order; [] without a node index."""
+    retriever = graph.retriever
+    if retriever.node_index is None:
+        return []
+    found = []
+    for name in question_names(text):
+        node_id = retriever.retrieve_node(name)
+        if isinstance(node_id, str) and _folded(retriever.label(node_id) or "") == _folded(name):
+            found.append(node_id)
+    return list(dict.fromkeys(found))
 
 
 def _folded(text: str) -> str:
@@ -259,7 +274,9 @@ class Text2Cypher(dspy.Module):
 
     # ---- stages ----------------------------------------------------------------------------
     def prune(self, question: str) -> str:
-        """The schema text for `question`: the nearest relationship tables and the node tables they join."""
+        """The schema text for `question`: the relationship tables that leave the nodes it names
+        (a path starts at one of them), then the ones nearest it in meaning, `max_relations` in
+        all, in schema order; and the node tables they join."""
         from graphs.schema import rel_table
 
         schema = self.graph.schema
@@ -268,6 +285,10 @@ class Text2Cypher(dspy.Module):
             if self._relation_vectors is None:
                 self._relation_vectors = self._embed([f"{s} {r.replace('_', ' ')} {d}" for s, r, d in relations])
             scores = self._relation_vectors @ self._embed([question])[0]
+            retriever = self.graph.retriever
+            own = {(retriever.store.type_of(node_id), relation) for node_id in named_nodes(self.graph, question)
+                   for relation in retriever.relations_of(node_id)}
+            scores = scores + np.array([OWN_RELATION_BONUS * ((s, r) in own) for s, r, _ in relations])
             relations = [relations[i] for i in sorted(np.argsort(-scores)[: self.max_relations])]
         types = sorted({t for s, _, d in relations for t in (s, d)})
         lines = ["Node tables:"]
