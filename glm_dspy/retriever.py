@@ -129,34 +129,39 @@ class Retriever:
     def _no_name(self, function: str, subject: str, type_name: str, name: str, what: str, ids_text: str,
                  node_id: str | None = None) -> str:
         """`subject` (a node or nodes of `type_name`) has no `name`: the valid names and the likely
-        fix; on a schema too large to list, the neighbour types node `node_id` itself has."""
+        fix. On a schema too large to list, a single node `node_id`'s neighbour types are the
+        relations it has."""
         other = "neighbour type" if what == "feature" else "feature"
         valid, valid_other = self._names(type_name, what), self._names(type_name, other)
+        own = None
+        if node_id is not None and len(self._names(type_name, "neighbour type")) > MAX_NAMES_SHOWN:
+            own = self.relations_of(node_id)
+            valid, valid_other = (own, valid_other) if what == "neighbour type" else (valid, own)
         has = "have" if subject.endswith("nodes") else "has"
-        if what == "neighbour type" and node_id is not None and len(valid) > MAX_NAMES_SHOWN:
-            text = f"{subject} {has} no {what} {shown(name)}; its neighbour types: {self.relations_of(node_id)}"
-        else:
-            text = (f"{subject} {has} no {what} {shown(name)}; {'features' if what == 'feature' else 'valid'}: "
-                    f"{names_shown(str(name), valid)}")
+        listed = "features" if what == "feature" else "its neighbour types" if own is not None else "valid"
+        text = f"{subject} {has} no {what} {shown(name)}; {listed}: {names_shown(str(name), valid)}"
         if guess := closest_name(name, valid):
             return f"{text} (did you mean {function}({ids_text}, {guess!r})?)"
         if guess := closest_name(name, valid_other):
             use = "NeighbourCheck" if other == "neighbour type" else "NodeFeature"
             return f"{text} ({guess!r} is a {other}: use {use}({ids_text}, {guess!r}))"
-        if paths := self._one_hop_further(type_name, name, function, ids_text):
+        if paths := self._one_hop_further(type_name, name, function, ids_text, own):
             return f"{text}; {name!r} is one step further, through a neighbour: {' or '.join(paths)}"
         if what == "feature":
-            if node_id is not None and len(valid_other) > MAX_NAMES_SHOWN:
-                return f"{text}; its neighbour types (NeighbourCheck): {self.relations_of(node_id)}"
-            return f"{text}; neighbour types (NeighbourCheck): {names_shown(str(name), valid_other)}"
+            listed = "its neighbour types" if own is not None else "neighbour types"
+            return f"{text}; {listed} (NeighbourCheck): {names_shown(str(name), valid_other)}"
         return text
 
-    def _one_hop_further(self, type_name: str, name: str, function: str, ids_text: str) -> list[str]:
+    def _one_hop_further(self, type_name: str, name: str, function: str, ids_text: str,
+                         through: list[str] | None = None) -> list[str]:
         """The calls that reach `name` (a feature or neighbour type some other node type has)
-        through one neighbour of a `type_name` node: NodeFeature(NeighbourCheck(id, 'paper'),
-        'year'); at most MAX_PATH_HINTS, so the message stays short on a large schema."""
+        through one neighbour of a `type_name` node (`through`: only these relations, the ones a
+        node has): NodeFeature(NeighbourCheck(id, 'paper'), 'year'); at most MAX_PATH_HINTS, so
+        the message stays short on a large schema."""
         paths = []
         for relation, what in self.store.schema.one_hop_further(type_name, name):
+            if through is not None and relation not in through:
+                continue
             if what == "feature":
                 use = function if function in ("NodeFeature", "NodeInfo") else "NodeFeature"
             else:
