@@ -99,6 +99,26 @@ def test_a_repeated_question_is_answered_from_the_cache_without_a_call(nobel_gra
     assert second.num_calls == 0 and len(lm.history) == 1 and program.cache_hits == 1
 
 
+def test_a_copy_with_other_demos_or_another_lm_asks_again(nobel_graph):
+    """An optimizer deep-copies the program, answers cache and all: a candidate with other demos
+    must not be scored on the answers of the program it was copied from."""
+    program = Text2Cypher(nobel_graph)
+    with dspy.context(lm=DummyLM([{"cypher": BIRTH}])):
+        program(question="In which city was Marie Curie born?")
+    candidate = program.deepcopy()
+    candidate.generate.demos = [dspy.Example(tables="t", examples="e", question="q", previous_query="", error="",
+                                             cypher=BIRTH)]
+    lm = DummyLM([{"cypher": BIRTH}])
+    with dspy.context(lm=lm):
+        assert not candidate(question="In which city was Marie Curie born?").cache_hit
+    assert len(lm.history) == 1
+    other_lm = DummyLM([{"cypher": BIRTH}])
+    other_lm.model = "another-model"
+    with dspy.context(lm=other_lm):
+        assert not program(question="In which city was Marie Curie born?").cache_hit
+    assert len(other_lm.history) == 1
+
+
 def test_pruning_keeps_the_relations_nearest_the_question_and_examples_are_train_questions(nobel_graph):
     program = Text2Cypher(nobel_graph, max_relations=3)
     schema = program.prune("In which city was Marie Curie born?")

@@ -432,7 +432,7 @@ class Text2Cypher(dspy.Module):
             stages[stage] = stages.get(stage, 0.0) + time.perf_counter() - started
 
         started = time.perf_counter()
-        key = hashlib.sha256(f"{question}\n{self.graph.schema.summary()}".encode()).hexdigest()
+        key = self._cache_key(question)
         with self._cache_lock:
             cached = self._cache.get(key)
             if cached is not None:
@@ -497,6 +497,14 @@ class Text2Cypher(dspy.Module):
             answer = self._answer(question, cypher, rows, log)
             timed("answer", started)
         return self._finish(key, log, answer, None if answer else UNEXPECTED_OUTPUT, cypher, stages)
+
+    def _cache_key(self, question: str) -> str:
+        """What an answer depends on: the question, the schema, the LM and the predictors' state
+        (an optimizer's copies of this module, with other demos or instructions, share no answers)."""
+        lm = dspy.settings.lm
+        state = json.dumps([self.generate.dump_state(), self.answer_from_rows.dump_state()], sort_keys=True, default=str)
+        text = f"{question}\n{self.graph.schema.summary()}\n{getattr(lm, 'model', lm)!s}\n{state}"
+        return hashlib.sha256(text.encode()).hexdigest()
 
     def _answer(self, question: str, cypher: str, rows: list[dict], log: StepLog) -> str | None:
         if len(rows[0]) == 1:
