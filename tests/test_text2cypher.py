@@ -80,13 +80,46 @@ def test_a_name_equal_but_for_case_wins_over_a_near_one(nobel_graph):
 def test_names_are_linked_to_the_stored_spelling_and_an_empty_result_is_repaired(nobel_graph):
     program = Text2Cypher(nobel_graph)
     assert "'Marie Curie'" in program.post_process("```cypher\nMATCH (l:laureate {name: 'marie curie'}) RETURN l.name;\n```")
-    lm = DummyLM([{"cypher": "MATCH (l:laureate {name: 'marie curie'})<-[:rel_birth_city]-(c:city) RETURN c.name"},
+    lm = DummyLM([{"cypher": "MATCH (l:laureate {name: 'marie curie'})-[:rel_birth_city]->(c:city {name: 'Paris'}) "
+                             "RETURN c.name"},
                   {"cypher": BIRTH.replace("Marie Curie", "marie curie")}])
     with dspy.context(lm=lm):
         prediction = program(question="In which city was Marie Curie born?")
     assert prediction.answer == "Warsaw"
     first = [s for s in prediction.steps if s["agent"] == "cypher"][0]
-    assert "returned no rows" in first["error"]
+    assert "returned no rows" in first["error"]  # the hop is there (no walk): the condition on its end is not
+
+
+def test_a_chain_is_read_hop_by_hop():
+    from glm_dspy.modules.cypher_paths import END, Chain
+
+    chain = Chain.read("MATCH (a:entity {name: 'Robin (Hood)'})-[:rel_x]->(:entity)<-[r:rel_y]-(b:entity) "
+                       "WHERE b.name <> 'z' RETURN b.name")
+    assert [(h.relation, h.outgoing) for h in chain.hops] == [("rel_x", True), ("rel_y", False)]
+    assert chain.label(1) == "entity" and chain.rest.strip().startswith("WHERE")
+    assert chain.prefix(1) == (f"(a:entity {{name: 'Robin (Hood)'}})-[:rel_x]->({END}:entity)", END)
+    assert chain.prefix(0) == ("(a:entity {name: 'Robin (Hood)'})", "a")
+    assert chain.with_relation(1, "rel_z").cypher.count("rel_z") == 1
+    for cypher in ("MATCH (a)-[:r]->(b), (b)-[:s]->(c) RETURN c", "MATCH (a)-[:r*1..2]->(b) RETURN b",
+                   "MATCH (a)-[:r]-(b) RETURN b", "MATCH (a) RETURN a", "RETURN 1"):
+        assert Chain.read(cypher) is None, cypher
+
+
+def test_a_hop_the_node_does_not_have_walks_to_the_relationship_it_has(nobel_graph):
+    """Marie Curie has no incoming rel_birth_city; the city that points at her does so by
+    rel_born_laureate: the query is run with it, no repair call."""
+    program = Text2Cypher(nobel_graph)
+    wrong = "MATCH (l:laureate {name: 'Marie Curie'})<-[:rel_birth_city]-(c:city) RETURN c.name"
+    walked, _ = program.walk(wrong)
+    assert walked == wrong.replace("rel_birth_city", "rel_born_laureate")
+    lm = DummyLM([{"cypher": wrong}])
+    with dspy.context(lm=lm):
+        prediction = program(question="In which city was Marie Curie born?")
+    assert prediction.answer == "Warsaw" and len(lm.history) == 1
+    first = [s for s in prediction.steps if s["agent"] == "cypher"][0]
+    assert "returned no rows" in first["error"] and not first["ok"]  # Act's own query did not answer
+    walked, note = program.walk("MATCH (l:laureate {name: 'Nobody Atall'})-[:rel_prize]->(p:prize) RETURN p.year")
+    assert walked is None and note.endswith("(l:laureate {name: 'Nobody Atall'}) matches nothing")
 
 
 def test_a_repeated_question_is_answered_from_the_cache_without_a_call(nobel_graph):

@@ -44,6 +44,7 @@ import numpy as np
 
 from glm_dspy.adapter import GLMAdapter
 from glm_dspy.modules.calls import call_agent
+from glm_dspy.modules.cypher_paths import Chain
 from glm_dspy.signatures import AnswerFromRows, GenerateCypher
 from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, UNEXPECTED_OUTPUT, Step, StepLog
 
@@ -57,6 +58,7 @@ STRING_LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 FORBIDDEN = re.compile(r"\b(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|ALTER|COPY|LOAD|INSTALL|ATTACH|USE|"
                        r"EXPORT|IMPORT|CHECKPOINT|BEGIN|COMMIT|ROLLBACK|CALL|TRUNCATE)\b", re.IGNORECASE)
 NAME_LITERAL = r"(\b{f}\s*:\s*|\.{f}\s*=\s*)'((?:[^'\\]|\\.)*)'"  # f: a text feature (name, title)
+NO_ROWS = "the query returned no rows: check each name, each relationship table and its direction against the schema"
 FENCE = re.compile(r"^```(?:cypher)?\s*|\s*```$", re.IGNORECASE)
 
 
@@ -481,8 +483,14 @@ class Text2Cypher(dspy.Module):
                                  latency_s=time.perf_counter() - started))
                     timed("execution", started)
                     if problem is None and not rows:
-                        problem = ("the query returned no rows: check each name, each relationship table and "
-                                   "its direction against the schema")
+                        walked, problem = self.walk(cypher)
+                        if walked is not None:  # a relationship the node where the path stops has
+                            rows, failed = self.execute(walked)
+                            log.add(Step("graph", code=walked, output=_rows_text(rows) if rows else "",
+                                         error=failed or (None if rows else "no rows either")))
+                            if rows:
+                                step.error, cypher = problem, walked
+                                break
                     if problem is None:
                         step.ok = True
                         break
@@ -497,6 +505,48 @@ class Text2Cypher(dspy.Module):
             answer = self._answer(question, cypher, rows, log)
             timed("answer", started)
         return self._finish(key, log, answer, None if answer else UNEXPECTED_OUTPUT, cypher, stages)
+
+    def walk(self, cypher: str) -> tuple[str | None, str]:
+        """For a query that returned no rows: (the query with each relationship that leads nowhere
+        replaced by the one nearest it in meaning among those that leave the node where the path
+        stops, or None where none does or the query is not one chain; what the path reached, for
+        the repair). "Robin Hood" has no `rel_music_release_track_recording` but has its inverse."""
+        path = Chain.read(cypher)
+        if path is None or self.graph.retriever.node_index is None:
+            return None, NO_ROWS
+        changed = False
+        for hop_index, hop in enumerate(path.hops):
+            reached, _ = path.prefix(hop_index + 1)
+            if self._matches(reached):
+                continue
+            stop, variable = path.prefix(hop_index)
+            target = f":{label}" if (label := path.label(hop_index + 1)) else ""
+            arrow = f"-[r]->(x{target})" if hop.outgoing else f"<-[r]-(x{target})"
+            rows, _ = self.execute(f"MATCH {stop} MATCH ({variable}){arrow} RETURN DISTINCT label(r) AS rel LIMIT 200")
+            leaving = sorted(row["rel"] for row in rows or [])
+            if not self._matches(stop) or not leaving:
+                where = "matches nothing" if not self._matches(stop) else "has no relationship that way"
+                return None, f"the query returned no rows: {stop} {where}"
+            if hop.relation in leaving:  # the hop is there, a later condition on its node is not
+                return None, NO_ROWS
+            path = path.with_relation(hop_index, self._nearest_relation(hop.relation, leaving))
+            changed = True
+        if not changed:
+            return None, NO_ROWS
+        return path.cypher, NO_ROWS
+
+    def _matches(self, pattern: str) -> bool:
+        rows, problem = self.execute(f"MATCH {pattern} RETURN 1 AS found LIMIT 1")
+        return bool(rows) and problem is None
+
+    def _nearest_relation(self, table: str, tables: list[str]) -> str:
+        """Of `tables` (relationship tables), the one nearest `table` in meaning."""
+        from graphs.schema import REL_PREFIX
+
+        def words(name: str) -> str:
+            return name.removeprefix(REL_PREFIX).replace("_", " ")
+        vectors = self._embed([words(t) for t in tables])
+        return tables[int(np.argmax(vectors @ self._embed([words(table)])[0]))]
 
     def _cache_key(self, question: str) -> str:
         """What an answer depends on: the question, the schema, the LM and the predictors' state
