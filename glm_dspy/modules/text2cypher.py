@@ -1,10 +1,12 @@
 """Text2Cypher over Kuzu (seed 003), the `text2cypher` arm of `glm-dspy eval`: the question becomes one Cypher query.
 
 Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and leaves a step:
-  cache        an LRU of answers keyed by SHA-256 of (question, schema): a hit asks nothing
-  pruning      the schema cut to the `max_relations` relationship tables nearest the question (the
-               RetrieveNode embedder, on "<from> <relation> <to>") and the node tables they join.
-               The seed prunes with an LLM call (52% of its latency); embeddings cost no call.
+  cache        an LRU of answers keyed by SHA-256 of (question, schema, LM, the predictors' state):
+               a hit asks nothing
+  pruning      the schema cut to `max_relations` relationship tables, those leaving the nodes the
+               question names first, then the ones nearest it (the RetrieveNode embedder, on
+               "<from> <relation> <to>"), and the node tables they join. The seed prunes with an
+               LLM call (52% of its latency); embeddings cost no call.
   examples     the `k` training questions that ask most like this one (names left out:
                `question_form`), with their Cypher, the nearest last, from the
                database's examples file (graphs/cypher_examples.py, written by `glm-dspy build` for
@@ -20,6 +22,9 @@ Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and le
   validation   a read-only gate (one statement; no write, schema or admin clause outside string
                literals) and Kuzu's EXPLAIN, a "graph" step
   execution    on the read-only database under the store's query timeout, a "graph" step
+  walk         an empty result of one chain pattern: hop by hop, a relationship the node where the
+               path stops lacks becomes the one nearest it in meaning that leaves that node
+               (`walk`, glm_dspy/modules/cypher_paths.py); the walked query is run, a "graph" step
   repair       a refused clause, an EXPLAIN error or an empty result goes back to generation with
                the error, at most `max_repairs` (3) times; a repair that repeats the failed query
                ends the query there (the same prompt would repeat it again)
