@@ -105,6 +105,18 @@ def test_a_chain_is_read_hop_by_hop():
         assert Chain.read(cypher) is None, cypher
 
 
+def test_a_returned_variable_the_pattern_never_binds_is_bound_to_its_last_node(nobel_graph):
+    program = Text2Cypher(nobel_graph)
+    lm = DummyLM([{"cypher": "MATCH (l:laureate {name: 'Marie Curie'})-[:rel_birth_city]->(:city) RETURN c.name"}])
+    with dspy.context(lm=lm):
+        prediction = program(question="In which city was Marie Curie born?")
+    assert prediction.answer == "Warsaw" and len(lm.history) == 1
+    assert prediction.cypher == BIRTH
+    # a variable bound elsewhere, or a pattern that is not one chain, is Kuzu's error for the repair
+    assert program._bind_unbound("MATCH (l:laureate)-[:rel_prize]->(p) RETURN c.name",
+                                 "Binder exception: Variable c is not in scope.") is None
+
+
 def test_a_hop_the_node_does_not_have_walks_to_the_relationship_it_has(nobel_graph):
     """Marie Curie has no incoming rel_birth_city; the city that points at her does so by
     rel_born_laureate: the query is run with it, no repair call."""

@@ -67,6 +67,16 @@ class Chain:
         start, end = self.hops[hop].span
         return Chain.read(self.cypher[:start] + relation + self.cypher[end:])
 
+    def binds_last(self) -> str | None:
+        """The variable the last node pattern binds, or None."""
+        return NODE_HEAD.match(self.nodes[-1]).group(1) or None
+
+    def bind_last(self, variable: str) -> Chain:
+        """This chain with its last node pattern, which binds none, bound to `variable`."""
+        assert self.binds_last() is None and re.fullmatch(r"\w+", variable), variable
+        start = self.cypher.rindex(self.nodes[-1], 0, len(self.cypher) - len(self.rest))
+        return Chain.read(self.cypher[: start + 1] + variable + self.cypher[start + 1:])
+
     def label(self, node: int) -> str | None:
         return NODE_HEAD.match(self.nodes[node]).group(2)
 

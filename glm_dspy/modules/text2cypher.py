@@ -64,6 +64,7 @@ FORBIDDEN = re.compile(r"\b(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|ALTER|COP
                        r"EXPORT|IMPORT|CHECKPOINT|BEGIN|COMMIT|ROLLBACK|CALL|TRUNCATE)\b", re.IGNORECASE)
 NAME_LITERAL = r"(\b{f}\s*:\s*|\.{f}\s*=\s*)'((?:[^'\\]|\\.)*)'"  # f: a text feature (name, title)
 NO_ROWS = "the query returned no rows: check each name, each relationship table and its direction against the schema"
+UNBOUND = re.compile(r"Binder exception: Variable (\w+) is not in scope")
 FENCE = re.compile(r"^```(?:cypher)?\s*|\s*```$", re.IGNORECASE)
 
 
@@ -477,6 +478,10 @@ class Text2Cypher(dspy.Module):
                     return self._finish(key, log, None, category, cypher, stages)
                 started = time.perf_counter()
                 problem = self.validate(cypher, question)
+                if problem is not None and (bound := self._bind_unbound(cypher, problem)) is not None \
+                        and (bound_problem := self.validate(bound, question)) is None:
+                    step.code = cypher = bound
+                    problem = bound_problem
                 log.add(Step("graph", code=f"EXPLAIN {cypher}", error=problem,
                              latency_s=time.perf_counter() - started))
                 timed("validation", started)
@@ -539,6 +544,14 @@ class Text2Cypher(dspy.Module):
         if not changed:
             return None, NO_ROWS
         return path.cypher, NO_ROWS
+
+    @staticmethod
+    def _bind_unbound(cypher: str, problem: str) -> str | None:
+        """A chain whose RETURN names a variable the pattern never binds, its last node pattern
+        having none (`...->(:entity) RETURN b.name`): that node bound to it; else None."""
+        found = UNBOUND.search(problem)
+        path = Chain.read(cypher) if found else None
+        return path.bind_last(found.group(1)).cypher if path is not None and path.binds_last() is None else None
 
     def _matches(self, pattern: str) -> bool:
         rows, problem = self.execute(f"MATCH {pattern} RETURN 1 AS found LIMIT 1")
