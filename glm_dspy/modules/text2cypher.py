@@ -237,7 +237,7 @@ class Text2Cypher(dspy.Module):
         self.cache_size = cache_size
         self.ground = ground
         self._cache: OrderedDict[str, dict] = OrderedDict()
-        self._cache_lock = threading.Lock()
+        self._cache_lock = _CopyableLock()
         self.cache_hits = self.cache_misses = 0
         self.examples = self._read_examples(examples)
         text_features = sorted({t.text_feature for t in graph.schema.node_types.values() if t.text_feature})
@@ -590,6 +590,22 @@ class Text2Cypher(dspy.Module):
                 while len(self._cache) > self.cache_size:
                     self._cache.popitem(last=False)
         return log.prediction(answer, category, cypher=cypher, stages=stages, cache_hit=False)
+
+
+class _CopyableLock:
+    """A lock that a deep copy of its module (DSPy's optimizers copy programs) gets anew."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+
+    def __enter__(self):
+        return self._lock.__enter__()
+
+    def __exit__(self, *exc):
+        return self._lock.__exit__(*exc)
+
+    def __deepcopy__(self, memo) -> "_CopyableLock":
+        return _CopyableLock()
 
 
 def _value_text(value) -> str:
