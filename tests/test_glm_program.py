@@ -166,9 +166,9 @@ def test_an_observation_in_an_f_string_is_still_an_observation(tiny_graph):
 
 
 def test_a_result_that_reads_like_an_observation_is_the_answer(program):
-    code = 'print("Ada " + "has no feature films; no node with id \'x\'")'
+    code = 'print(NodeFeature("a1", "name") + " has no feature films; no node with id \'x\'")'
     prediction, _ = run(program, [{"kind": "deterministic"}, {"code": code}])
-    assert prediction.answer == "Ada has no feature films; no node with id 'x'"
+    assert prediction.answer == "Ada Lovelace has no feature films; no node with id 'x'"
     assert agents(prediction) == ["classify", "act"] and prediction.error_category is None
 
 
@@ -337,7 +337,7 @@ def test_a_choice_among_the_requests_own_words_is_an_answer(tiny_graph):
 
 
 def test_values_printed_one_per_line_are_one_list_answer(tiny_graph):
-    code = 'for author in ["Ada Lovelace", "Charles Babbage", "Ada Lovelace"]:\n    print(author)'
+    code = 'for author in ["a1", "a2", "a1"]:\n    print(NodeFeature(author, "name"))'
     prediction, _ = run(GLM(tiny_graph, samples=0), [{"kind": "deterministic"}, {"code": code}])
     assert prediction.answer == "Ada Lovelace, Charles Babbage"
 
@@ -421,5 +421,17 @@ def test_printed_node_ids_are_not_an_answer_but_their_chunks_go_to_reason(tiny_g
 def test_ids_that_are_their_nodes_names_are_an_answer(tiny_graph, monkeypatch):
     # PathQuestion's ids are its names written as ids (santa_barbara): printing them answers
     monkeypatch.setattr(tiny_graph.retriever, "label", lambda node_id: {"p1": "P1"}.get(node_id))
-    prediction, _ = run(GLM(tiny_graph, samples=0, kind="deterministic"), [{"code": 'print("p1")'}])
+    code = 'print(NeighbourCheck("a2", "paper")[0])'
+    prediction, _ = run(GLM(tiny_graph, samples=0, kind="deterministic"), [{"code": code}])
     assert prediction.answer == "p1" and prediction.steps[0]["ok"] is True
+
+
+def test_a_snippet_that_reads_nothing_from_the_graph_is_no_answer(tiny_graph):
+    """A sampled snippet once printed a sentence of its own after a RetrieveNode alone; what no
+    graph read gave is not a result, and the repair is told so."""
+    code = 'ada = RetrieveNode("Ada Lovelace")\nprint("Ada wrote about engines")'
+    program = GLM(tiny_graph, samples=0, max_repairs=1, kind="deterministic")
+    prediction, lm = run(program, [{"code": code}, {"code": 'print(NodeFeature("a1", "organization"))'}])
+    assert prediction.answer == "Analytical Society"
+    assert [s["ok"] for s in prediction.steps if s["agent"] == "act"] == [False, True]
+    assert "without reading the graph" in str(lm.history[-1]["messages"])

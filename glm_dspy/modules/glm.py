@@ -411,7 +411,8 @@ class GLM(dspy.Module):
         """Run `code`; record its output and error in `step` and the ids RetrieveNode returned in
         `retrieved`. Returns (output, None) for a real result, else (output, (error for the
         repair, error category)): an error, nothing printed, only empty results, only
-        graph-function observations, or only the request's own words."""
+        graph-function observations, something no graph read gave (`print("...")` after a
+        RetrieveNode alone), or only the request's own words."""
         result = self._executor().run(code)
         output = result.output.strip()
         step.output, step.error = output, result.error
@@ -431,6 +432,11 @@ class GLM(dspy.Module):
             retrieved.update((node_id, None) for node_id in ids)  # their chunks show what the ids are
             return output, (f"the snippet printed node ids ({output[:100]}); print what the request asks of them, "
                             "e.g. their names: NodeFeature(ids, 'name')", CODE_ERROR)
+        if self.graph is not None and not any(name != "RetrieveNode" and not isinstance(value, Observation)
+                                              for name, value in result.calls):
+            return output, (f"the snippet printed {output[:100]!r} without reading the graph; read what the request "
+                            "asks with NodeFeature, NeighbourCheck, NodeDegree or NodeInfo and print that",
+                            RETRIEVAL_ERROR)
         if _echoes(output, request):
             return output, (f"the snippet printed {output!r}, which the request itself names; print what the "
                             "request asks about it: its neighbours of the right type, or a feature",
