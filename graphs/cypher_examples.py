@@ -29,6 +29,7 @@ from pathlib import Path
 from graphs.datasets import data_dir
 
 ID_PROPERTY = re.compile(r"\{id: '((?:[^'\\]|\\.)*)'\}")
+BARE_NODE = re.compile(r"\(\s*\{id: '((?:[^'\\]|\\.)*)'\}\s*\)")  # a node pattern with neither variable nor label
 FILE_NAME = "text2cypher_examples.jsonl"
 
 
@@ -41,17 +42,32 @@ def _quoted(text: str) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def by_name(cypher: str, name_of) -> str | None:
+def by_name(cypher: str, name_of, type_of=None) -> str | None:
     """`cypher` with each `{id: '<id>'}` written `{<text feature>: '<its value>'}` (`name_of(id)` ->
-    (feature, value)); None if a node has no name."""
-    def replace(match: re.Match) -> str:
-        found = name_of(match.group(1))
+    (feature, value)); None if a node has no name. With `type_of(id)` (-> node type), a node
+    pattern that has no label gets its node's, and a variable, as every other example's has
+    (`({id: 'x'})` -> `(a:laureate {name: 'X'})`): the small model copies one style of example,
+    and rewrote bare `({name: ...})` patterns as unnamed `(m:laureate)` ones."""
+    used = set(re.findall(r"\b[a-z]\w*\b", cypher))
+
+    def property_map(node_id: str) -> str:
+        found = name_of(node_id)
         if found is None:
-            raise LookupError(match.group(1))
+            raise LookupError(node_id)
         feature, name = found
         return "{" + feature + ": " + _quoted(name) + "}"
+
+    def bare(match: re.Match) -> str:
+        node_id, type_name = match.group(1), type_of(match.group(1))
+        if type_name is None:
+            raise LookupError(node_id)
+        variable = next(v for v in "abcdefghijklmnopqrstuvwxyz" if v not in used)
+        used.add(variable)
+        return f"({variable}:{type_name} {property_map(node_id)})"
     try:
-        return ID_PROPERTY.sub(replace, cypher)
+        if type_of is not None:
+            cypher = BARE_NODE.sub(bare, cypher)
+        return ID_PROPERTY.sub(lambda match: property_map(match.group(1)), cypher)
     except LookupError:
         return None
 
@@ -76,7 +92,7 @@ def template_examples(store, questions) -> list[dict]:
     for question in questions:
         if not question.cypher:
             continue
-        cypher = by_name(question.cypher, name_of)
+        cypher = by_name(question.cypher, name_of, store.type_of)
         if cypher is None or _rows(store, cypher) != _rows(store, question.cypher):  # a name two nodes share
             continue
         examples.append({"question": question.question, "cypher": cypher, "family": question.qid.split("-")[2]})

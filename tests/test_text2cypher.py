@@ -4,6 +4,7 @@ Control flow on DummyLM (the Cypher it "writes" is scripted); the queries run on
 Nobel fixture graph."""
 
 import json
+import re
 
 import dspy
 import pytest
@@ -340,3 +341,28 @@ def test_a_relationship_table_the_graph_lacks_becomes_the_nearest_one_it_has(nob
     nonsense = "MATCH (m {name: 'Lawrence Jones'})-[r:rel_qqq_zzz]->(s) RETURN s.name"  # near nothing: to repair
     assert program.post_process(nonsense) == nonsense
     assert program.post_process(BIRTH) == BIRTH
+
+
+def test_the_shipped_nobel_bank_is_what_the_train_split_gives(nobel_db):
+    from graphs.cypher_examples import FILE_NAME, examples_path
+
+    assert (nobel_db / FILE_NAME).read_text(encoding="utf-8") == examples_path("nobel").read_text(encoding="utf-8")
+
+
+def test_an_example_names_every_node_with_a_variable_and_its_label(nobel_graph):
+    """The shared-mentors template finds its two laureates by bare `({id: ...})` patterns; as
+    examples they read like every other: `(a:laureate {name: ...})`, the same rows."""
+    from graphs.cypher_examples import by_name
+
+    store = nobel_graph.store
+    [row] = store.query("MATCH (l:laureate {name: 'Otto Hahn'}) RETURN l.id AS id")
+    [other] = store.query("MATCH (l:laureate {name: 'Jaroslav Heyrovsky'}) RETURN l.id AS id")
+    template = (f"MATCH ({{id: '{row['id']}'}})-[:rel_mentor]->(m)<-[:rel_mentor]-({{id: '{other['id']}'}}) "
+                "RETURN DISTINCT m.name")
+    example = by_name(template, lambda node_id: ("name", nobel_graph.retriever.label(node_id)), store.type_of)
+    assert example == ("MATCH (a:laureate {name: 'Otto Hahn'})-[:rel_mentor]->(m)<-[:rel_mentor]-"
+                       "(b:laureate {name: 'Jaroslav Heyrovsky'}) RETURN DISTINCT m.name")
+    assert store.query(example) == store.query(template)
+    bank = [json.loads(line) for line in
+            (nobel_graph.store.db_dir / "text2cypher_examples.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert not any(re.search(r"(?<!\w)\(\s*\{name: '", e["cypher"]) for e in bank)  # no node pattern without variable and label
