@@ -531,8 +531,9 @@ class Text2Cypher(dspy.Module):
                 continue
             stop, variable = path.prefix(hop_index)
             target = f":{label}" if (label := path.label(hop_index + 1)) else ""
-            arrow = f"-[r]->(x{target})" if hop.outgoing else f"<-[r]-(x{target})"
-            rows, _ = self.execute(f"MATCH {stop} MATCH ({variable}){arrow} RETURN DISTINCT label(r) AS rel LIMIT 200")
+            arrow = f"-[glm_r]->(glm_x{target})" if hop.outgoing else f"<-[glm_r]-(glm_x{target})"
+            rows, _ = self.execute(f"MATCH {stop} MATCH ({variable}){arrow} RETURN DISTINCT label(glm_r) AS rel "
+                                   "LIMIT 200")
             leaving = sorted(row["rel"] for row in rows or [])
             if not self._matches(stop) or not leaving:
                 where = "matches nothing" if not self._matches(stop) else "has no relationship that way"
