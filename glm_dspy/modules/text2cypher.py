@@ -42,6 +42,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Collection
 from pathlib import Path
 
 import dspy
@@ -348,14 +349,8 @@ class Text2Cypher(dspy.Module):
         if not label.startswith(REL_PREFIX) or label[len(REL_PREFIX):] in self.graph.schema.relations \
                 or self.graph.retriever.node_index is None:
             return match.group(0)
-        relations = sorted(self.graph.schema.relations)
-        if self._relation_name_vectors is None:
-            self._relation_name_vectors = self._embed([r.replace("_", " ") for r in relations])
-        scores = self._relation_name_vectors @ self._embed([label[len(REL_PREFIX):].replace("_", " ")])[0]
-        best = int(np.argmax(scores))
-        if scores[best] < RELATION_LIKENESS:
-            return match.group(0)
-        return f"{match.group(1)}{rel_table(relations[best])}"
+        relation, likeness = self._nearest_relation(label)
+        return match.group(0) if likeness < RELATION_LIKENESS else f"{match.group(1)}{rel_table(relation)}"
 
     def _relabel(self, match: re.Match) -> str:
         """A node pattern whose name is not one of its label's but another node type's takes that
@@ -521,6 +516,8 @@ class Text2Cypher(dspy.Module):
         replaced by the one nearest it in meaning among those that leave the node where the path
         stops, or None where none does or the query is not one chain; what the path reached, for
         the repair). "Robin Hood" has no `rel_music_release_track_recording` but has its inverse."""
+        from graphs.schema import REL_PREFIX, rel_table
+
         path = Chain.read(cypher)
         if path is None or self.graph.retriever.node_index is None:
             return None, NO_ROWS
@@ -534,13 +531,13 @@ class Text2Cypher(dspy.Module):
             arrow = f"-[glm_r]->(glm_x{target})" if hop.outgoing else f"<-[glm_r]-(glm_x{target})"
             rows, _ = self.execute(f"MATCH {stop} MATCH ({variable}){arrow} RETURN DISTINCT label(glm_r) AS rel "
                                    "LIMIT 200")
-            leaving = sorted(row["rel"] for row in rows or [])
-            if not self._matches(stop) or not leaving:
-                where = "matches nothing" if not self._matches(stop) else "has no relationship that way"
+            leaving = {row["rel"].removeprefix(REL_PREFIX) for row in rows or []}
+            if not leaving:  # the pattern up to `stop` matched something, or some relationship would leave it
+                where = "has no relationship that way" if self._matches(stop) else "matches nothing"
                 return None, f"the query returned no rows: {stop} {where}"
-            if hop.relation in leaving:  # the hop is there, a later condition on its node is not
+            if hop.relation.removeprefix(REL_PREFIX) in leaving:  # the hop is there, a later condition is not
                 return None, NO_ROWS
-            path = path.with_relation(hop_index, self._nearest_relation(hop.relation, leaving))
+            path = path.with_relation(hop_index, rel_table(self._nearest_relation(hop.relation, leaving)[0]))
             changed = True
         if not changed:
             return None, NO_ROWS
@@ -558,14 +555,19 @@ class Text2Cypher(dspy.Module):
         rows, problem = self.execute(f"MATCH {pattern} RETURN 1 AS found LIMIT 1")
         return bool(rows) and problem is None
 
-    def _nearest_relation(self, table: str, tables: list[str]) -> str:
-        """Of `tables` (relationship tables), the one nearest `table` in meaning."""
+    def _nearest_relation(self, table: str, among: Collection[str] | None = None) -> tuple[str, float]:
+        """(the graph's relation nearest relationship table `table` in meaning, its cosine), of
+        the relations `among` where given; the relations' vectors are embedded once."""
         from graphs.schema import REL_PREFIX
 
-        def words(name: str) -> str:
-            return name.removeprefix(REL_PREFIX).replace("_", " ")
-        vectors = self._embed([words(t) for t in tables])
-        return tables[int(np.argmax(vectors @ self._embed([words(table)])[0]))]
+        relations = sorted(self.graph.schema.relations)
+        if self._relation_name_vectors is None:
+            self._relation_name_vectors = self._embed([r.replace("_", " ") for r in relations])
+        scores = self._relation_name_vectors @ self._embed([table.removeprefix(REL_PREFIX).replace("_", " ")])[0]
+        if among is not None:
+            scores = np.where([r in among for r in relations], scores, -np.inf)
+        best = int(np.argmax(scores))
+        return relations[best], float(scores[best])
 
     def _cache_key(self, question: str) -> str:
         """What an answer depends on: the question, the schema, the LM and the predictors' state
