@@ -4,6 +4,8 @@
     python -m optimize.compile --optimizer random-search --dataset nobel --db data/nobel --train 200 --dev 40
     python -m optimize.compile --optimizer gepa --questions my-questions.jsonl --db data/kb
     python -m optimize.compile --optimizer mipro ...          # needs optuna: pip install -e '.[optimize]'
+    python -m optimize.compile --optimizer gepa --dataset nobel,pathquestion:pql --db data/nobel,data/pql \
+        --reflection-server http://localhost:8015 --reflection-model qwen2.5-coder-1.5b
 
 Questions: `--dataset` takes the "train" split for training and the "dev" split for the
 report (graphs.datasets.load_questions(spec, db, split=...); the dev questions are the first `--dev`
@@ -13,6 +15,18 @@ by `--seed`, its first `--dev` questions are the dev set and the rest the traini
 the `--train` training questions the last `--val` score candidates (random search, MIPROv2,
 GEPA); the others are what the optimizer learns from. The dev questions are never shown to
 the optimizer.
+
+Several graphs: `--dataset a,b --db A,B` (one graph per dataset, in the same order) trains one
+set of agents on the questions of all of them (optimize/on_graphs.py): `--train`, `--val` and
+`--dev` are then counts per dataset, the training questions are mixed, and the report gives
+dev EM per graph. Agents say nothing about a graph, so the result is the model's default on
+every graph; what an optimizer learns from one graph's questions alone tends to be about that
+graph's names.
+
+The proposer: GEPA's reflection LM, MIPROv2's and SIMBA's prompt model write the new
+instructions. By default that is the program's own LM; `--reflection-server URL` with
+`--reflection-model NAME` asks a stronger model served beside it (one process runs one
+in-process vLLM engine, so a second model needs a server).
 
 The optimizer (optimize/optimizers.py, which says what each spends) starts from the
 hand-written program and keeps its demos first in every prompt (optimize/pinned.py); its
@@ -49,9 +63,29 @@ from optimize.optimizers import OPTIMIZERS, RUNNERS, Budget
 from optimize.progress import CallCounter
 
 
-def examples(questions) -> list[dspy.Example]:
-    return [dspy.Example(question=q.question, answer=q.answer, golds=list(q.golds), tier=q.tier, qid=q.qid)
-            .with_inputs("question") for q in questions]
+def examples(questions, graph: str) -> list[dspy.Example]:
+    """Examples for an `OnGraphs` program: the question and the graph it asks about are inputs."""
+    return [dspy.Example(question=q.question, graph=graph, answer=q.answer, golds=list(q.golds), tier=q.tier,
+                         qid=q.qid).with_inputs("question", "graph") for q in questions]
+
+
+def graph_splits(args) -> list[tuple[str, Path, list, list]]:
+    """(graph name, database, training pool, dev questions) per dataset of `--dataset a,b` and
+    `--db A,B`; the name is the dataset (or the question file's stem)."""
+    databases = [Path(db) for db in str(args.db).split(",")]
+    if args.questions is not None:
+        names = [args.questions.stem]
+    else:
+        names = [name.strip() for name in args.dataset.split(",")]
+    if len(names) != len(databases):
+        raise ValueError(f"{len(names)} dataset(s) {names} but {len(databases)} database(s) "
+                         f"{[str(db) for db in databases]}: give one --db per dataset, in the same order")
+    found = []
+    for name, db in zip(names, databases):
+        one = argparse.Namespace(**{**vars(args), "db": db, "dataset": name if args.questions is None else None})
+        train, dev = load_splits(one)
+        found.append((name, db, train, dev))
+    return found
 
 
 def load_splits(args) -> tuple[list, list]:
@@ -81,26 +115,30 @@ def load_splits(args) -> tuple[list, list]:
 
 
 def evaluate_dev(program, devset: list[dspy.Example], threads: int) -> dict:
-    """Dev EM and the agent signals' means (optimize/metric.py) over `devset`."""
+    """Dev EM and the agent signals' means (optimize/metric.py) over `devset`, and EM per graph."""
     from optimize.metric import score, signals
 
     result = dspy.Evaluate(devset=devset, metric=score, num_threads=threads, display_progress=False,
                            display_table=False, max_errors=len(devset) + 1)(program)
-    found = [signals(example, prediction) for example, prediction, _ in result.results]
+    found = [(example.get("graph"), signals(example, prediction)) for example, prediction, _ in result.results]
 
     def mean(values):
         values = [float(v) for v in values if v is not None]
         return round(sum(values) / len(values), 4) if values else None
 
-    return {"em": mean(s.em for s in found), "act_first_try": mean(s.act_first_try for s in found),
-            "classify_ok": mean(s.classify_ok for s in found), "num_questions": len(found)}
+    graphs = dict.fromkeys(graph for graph, _ in found)
+    return {"em": mean(s.em for _, s in found), "act_first_try": mean(s.act_first_try for _, s in found),
+            "classify_ok": mean(s.classify_ok for _, s in found), "num_questions": len(found),
+            "em_by_graph": {graph: mean(s.em for g, s in found if g == graph) for graph in graphs}}
 
 
-def compile_program(program, trainset, valset, optimizer: str, budget: Budget) -> dspy.Module:
-    """`program` compiled by `optimizer`, its hand-written demos kept first (optimize/pinned.py)."""
+def compile_program(program, trainset, valset, optimizer: str, budget: Budget,
+                    proposer: dspy.LM | None = None) -> dspy.Module:
+    """`program` compiled by `optimizer`, its hand-written demos kept first (optimize/pinned.py);
+    `proposer` writes new instructions where the optimizer does (optimize/optimizers.py)."""
     from optimize.pinned import pin_demos, unpin_demos
 
-    return unpin_demos(RUNNERS[optimizer](pin_demos(program), trainset, valset, budget))
+    return unpin_demos(RUNNERS[optimizer](pin_demos(program), trainset, valset, budget, proposer))
 
 
 def compile_glm(program, trainset, *, max_demos: int = 2) -> dspy.Module:
@@ -113,11 +151,12 @@ def build_parser() -> argparse.ArgumentParser:
     asked = parser.add_mutually_exclusive_group()
     asked.add_argument("--dataset", default="nobel", help="a dataset name (graphs.datasets), train/dev splits")
     asked.add_argument("--questions", type=Path, default=None, help="a question file (graphs.questions JSON Lines)")
-    parser.add_argument("--db", type=Path, default=Path("data/nobel"))
+    parser.add_argument("--db", default="data/nobel", help="the graph's database; one per dataset, comma-separated")
     parser.add_argument("--optimizer", choices=OPTIMIZERS, default="bootstrap")
-    parser.add_argument("--train", type=int, default=200, help="training questions offered to the optimizer")
-    parser.add_argument("--val", type=int, default=20, help="of those, how many score candidates")
-    parser.add_argument("--dev", type=int, default=40, help="dev questions for the before/after report")
+    parser.add_argument("--train", type=int, default=200, help="training questions offered to the optimizer "
+                                                               "(per dataset)")
+    parser.add_argument("--val", type=int, default=20, help="of those, how many score candidates (per dataset)")
+    parser.add_argument("--dev", type=int, default=40, help="dev questions for the before/after report (per dataset)")
     parser.add_argument("--max-demos", type=int, default=2, help="bootstrapped demos per agent")
     parser.add_argument("--candidates", type=int, default=4, help="random search / MIPROv2 / SIMBA candidates")
     parser.add_argument("--trials", type=int, default=6, help="MIPROv2 trials")
@@ -128,6 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--threads", type=int, default=4, help="questions run at once (the engine batches them)")
     parser.add_argument("--model", default=None)
     parser.add_argument("--server", default=None, help="URL of a vLLM OpenAI server (default: in-process engine)")
+    parser.add_argument("--reflection-server", default=None, help="URL of a vLLM OpenAI server whose model "
+                                                                  "proposes instructions (GEPA, MIPROv2, SIMBA)")
+    parser.add_argument("--reflection-model", default=None, help="the model on --reflection-server (default: --model)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=None, help="default optimize/compiled/glm-<model>.json")
     parser.add_argument("--cache-dir", type=Path, default=None, help="DSPy's response cache (default: .cache/ "
@@ -137,56 +179,88 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from contextlib import ExitStack
+
     from rich.console import Console
 
     from glm_dspy.configuration import configure
     from glm_dspy.graph import open_graph
     from glm_dspy.modules.glm import GLM
+    from optimize.on_graphs import OnGraphs
     from optimize.programs import default_path, write_metadata
     from optimize.prompts import prefix_lengths
     from optimize.report import print_report
 
     console = Console(stderr=True)
-    train, dev = load_splits(args)
-    val_size = min(args.val, len(train) // 2) if args.optimizer in ("random-search", "mipro", "gepa") else 0
-    trainset, valset = examples(train[: len(train) - val_size]), examples(train[len(train) - val_size:])
-    devset = examples(dev)
+    splits = graph_splits(args)
+    searched = args.optimizer in ("random-search", "mipro", "gepa")
+    trainset, valset, devset = [], [], []
+    for name, _, train, dev in splits:
+        val_size = min(args.val, len(train) // 2) if searched else 0
+        trainset += examples(train[: len(train) - val_size], name)
+        valset += examples(train[len(train) - val_size:], name)
+        devset += examples(dev, name)
+    random.Random(args.seed).shuffle(trainset)  # the graphs' questions mixed, for every optimizer's minibatches
     budget = Budget(max_demos=args.max_demos, candidates=args.candidates, trials=args.trials, minibatch=args.minibatch,
                     metric_calls=args.metric_calls, steps=args.steps, batch=args.batch, threads=args.threads,
                     seed=args.seed)
     with console.status("starting the engine" if args.server is None else f"connecting to {args.server}"):
         lm = configure(args.model, server=args.server, cache=True)
+    proposer = make_proposer(args, lm)
     out = args.out or default_path(lm.model)
     cache_dir = configure_disk_cache(args.cache_dir or out.parent / ".cache")
     renderer = getattr(getattr(lm, "engine", None), "renderer", None)
     counter = CallCounter(console)
     started = time.perf_counter()
-    with open_graph(args.db) as graph, counter:
-        program = GLM(graph, compiled=None, executor=graph.executor(num_workers=2))
+    dataset = str(args.questions or args.dataset)
+    with ExitStack() as stack, counter:
+        programs = {}
+        for name, db, _, _ in splits:
+            graph = stack.enter_context(open_graph(db))
+            programs[name] = GLM(graph, compiled=None, executor=graph.executor(num_workers=2))
+        program = OnGraphs(programs)
         with counter.phase("dev, hand-written program", len(devset)):
             before = evaluate_dev(program, devset, args.threads)
         at_start = counter.snapshot()
         with counter.phase(f"{args.optimizer} on {len(trainset)} + {len(valset)} training questions", None):
-            compiled = compile_program(program, trainset, valset, args.optimizer, budget)
+            compiled = compile_program(program, trainset, valset, args.optimizer, budget, proposer)
         compile_calls = {key: value - at_start[key] for key, value in counter.snapshot().items()}
+        out.parent.mkdir(parents=True, exist_ok=True)
+        compiled.program.save(str(out))  # the agents all graphs share, saved as one GLM's state
+        # the "after" run is of the program as saved and loaded back: what ships, with no answer
+        # remembered from the runs before it (Text2Cypher's answer cache)
+        loaded = OnGraphs({name: GLM(glm.graph, compiled=out, executor=glm.executor) for name, glm in programs.items()})
         with counter.phase("dev, compiled program", len(devset)):
-            after = evaluate_dev(compiled, devset, args.threads)
-        prefixes = {"before": prefix_lengths(program, dev[0].question, renderer),
-                    "after": prefix_lengths(compiled, dev[0].question, renderer)}
-    out.parent.mkdir(parents=True, exist_ok=True)
-    compiled.save(str(out))
-    report = {"out": str(out), "optimizer": args.optimizer, "model": lm.model,
-              "dataset": str(args.questions or args.dataset), "num_train": len(trainset), "num_val": len(valset),
+            after = evaluate_dev(loaded, devset, args.threads)
+        question = devset[0].question
+        prefixes = {"before": prefix_lengths(program.program, question, renderer),
+                    "after": prefix_lengths(loaded.program, question, renderer)}
+    report = {"out": str(out), "optimizer": args.optimizer, "model": lm.model, "dataset": dataset,
+              "proposer": getattr(proposer, "model", lm.model), "num_train": len(trainset), "num_val": len(valset),
               "dev_before": before, "dev_after": after, "compile_calls": compile_calls,
               "total_calls": counter.snapshot(), "prefix_tokens": prefixes,
-              "demos": {name: len(p.demos) for name, p in compiled.named_predictors()},
+              "demos": {name: len(p.demos) for name, p in compiled.program.named_predictors()},
               "minutes": round((time.perf_counter() - started) / 60, 1), "cache_dir": str(cache_dir)}
-    write_metadata(out, model=lm.model, dataset=str(args.questions or args.dataset), optimizer=args.optimizer,
-                   seed=args.seed, train_qids=[q.qid for q in train], dev_qids=[q.qid for q in dev])
+    write_metadata(out, model=lm.model, dataset=dataset, optimizer=args.optimizer, seed=args.seed,
+                   proposer=report["proposer"], train_qids=[q.qid for _, _, train, _ in splits for q in train],
+                   dev_qids=[q.qid for _, _, _, dev in splits for q in dev])
     out.with_suffix(".report.json").write_text(json.dumps(report, indent=1) + "\n")
     print_report(report)
     print(json.dumps(report))
     return 0
+
+
+def make_proposer(args, lm: dspy.LM) -> dspy.LM | None:
+    """The LM that proposes instructions: --reflection-model on --reflection-server, else None (`lm`)."""
+    if args.reflection_server is None:
+        if args.reflection_model not in (None, args.model) and args.reflection_model != getattr(lm, "model", None):
+            raise SystemExit(f"--reflection-model {args.reflection_model}: one process runs one vLLM engine, and it "
+                             "runs the program's model; serve the proposer (python -m backends.vllm_priority.serve "
+                             "--model DIR) and pass --reflection-server URL")
+        return None
+    from glm_dspy.lm import make_lm
+
+    return make_lm(args.reflection_model or args.model, server=args.reflection_server, cache=True)
 
 
 def configure_disk_cache(cache_dir: Path) -> Path:

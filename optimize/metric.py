@@ -8,14 +8,9 @@ every optimizer sees the same numbers):
   single_hop, multi_hop and aggregation questions are read off the graph by one program, so
   "deterministic" in glm_dspy.signatures.Classify's terms); None where the question has no
   tier or GLM did not call Classify.
-- act_first_try: the share of Act requests whose first snippet ran and printed a result that
-  is not a graph-function observation; None where Act was not called.
-
-An Act step succeeded when it has no error, printed something, and is not followed by a
-repair (another "act" step) or by the chunk fallback (a "graph" step): that is how
-glm_dspy.modules.glm.GLM._act leaves a failed snippet in the step log. (The one case this
-misreads: a snippet that printed only an observation with no repair left and no node
-retrieved, which leaves no step behind it.)
+- act_first_try: the share of requests for code (Act's snippets, or its Cypher queries on a
+  graph with example queries) whose first try worked: read as `glm-dspy eval` reads it
+  (`act_attempts`); None where no code was written.
 
 `score` (for searches that average a number: random search, MIPROv2, SIMBA, GEPA) weighs EM
 0.8 and each agent signal 0.1; a missing signal gives its weight to EM, so a perfect run
@@ -31,9 +26,11 @@ from dataclasses import dataclass
 import dspy
 
 from glm_dspy.metrics import exact_match
+from glm_dspy.steps import WRITERS
 
 EXPECTED_KIND = {"single_hop": "deterministic", "multi_hop": "deterministic", "aggregation": "deterministic"}
 EM_WEIGHT, AGENT_WEIGHT = 0.8, 0.1
+AGENTS = ("classify", "reason", "act", "cypher")  # the agents whose predictors an optimizer tunes
 MAX_FEEDBACK_SNIPPETS = 4
 
 
@@ -64,8 +61,24 @@ def golds(example: dspy.Example) -> tuple[str, ...]:
 
 
 def act_attempts(steps: list[dict]) -> list[list[bool]]:
-    """Per Act request, the outcome of each snippet in order (the first, then its repairs)."""
-    requests: list[list[bool]] = []
+    """Per request for code (Act's snippets, Act's Cypher queries), the outcome of each try in
+    order: the first, then its repairs and samples.
+
+    Steps that say so (`attempt`, `ok`: glm_dspy.steps.Step, every GLM run since they exist) are
+    read as `glm-dspy eval` reads them (glm_dspy.steps.act_first_tries): a try with attempt 0
+    opens a request. Older logs are read off their order: an act step succeeded when it has
+    no error, printed something, and is not followed by a repair (another act step) or by the
+    chunk fallback (a graph step)."""
+    if any(step.get("agent") in WRITERS and step.get("ok") is not None for step in steps):
+        requests: list[list[bool]] = []
+        for step in steps:
+            if step.get("agent") not in WRITERS or step.get("ok") is None:
+                continue
+            if step.get("attempt", 0) == 0 or not requests:
+                requests.append([])
+            requests[-1].append(bool(step["ok"]))
+        return requests
+    requests = []
     previous_failed = False
     for i, step in enumerate(steps):
         if step.get("agent") != "act":
@@ -79,6 +92,26 @@ def act_attempts(steps: list[dict]) -> list[list[bool]]:
             requests.append([ok])
         previous_failed = not ok
     return requests
+
+
+def _rows(steps: list[dict], i: int) -> str:
+    """What the query of writer step `i` printed or returned (a Cypher query's rows are the output
+    of the graph step that ran it)."""
+    step = steps[i]
+    if step.get("agent") != "cypher":
+        return step.get("output") or ""
+    for later in steps[i + 1:]:
+        if later.get("agent") in WRITERS:
+            break
+        if later.get("agent") == "graph" and later.get("code") == step.get("code"):
+            return later.get("output") or ""
+    return ""
+
+
+def agent_of(pred_name: str | None) -> str:
+    """The agent a predictor name belongs to ("program.cypher.generate" -> "cypher"), "" if none."""
+    parts = (pred_name or "").split(".")
+    return next((part for part in parts if part in AGENTS), "")
 
 
 def signals(example: dspy.Example, prediction) -> Signals:
@@ -107,14 +140,18 @@ def feedback_score(gold: dspy.Example, pred, trace=None, pred_name: str | None =
     answer = (pred.get("answer") if pred is not None else "") or "(no answer)"
     verdict = "right" if found.em else f"wrong; the expected answer is {gold.answer!r}"
     lines = [f"Question: {gold.question}", f"The program answered {answer!r}: {verdict}."]
-    agent = (pred_name or "").split(".")[0]
+    agent = agent_of(pred_name)
     if agent == "classify":
         expected = EXPECTED_KIND.get(gold.get("tier") or "")
         lines.append(f"The right kind is {expected}; the label given was {pred.get('kind')}." if expected
                      else "This question's kind is not known; judge by the answer only.")
-    elif agent in ("act", ""):
-        act_steps = [s for s in steps if s.get("agent") == "act"][:MAX_FEEDBACK_SNIPPETS]
-        for step, ok in zip(act_steps, (ok for request in act_attempts(steps) for ok in request)):
-            what = "ran and printed a result" if ok else f"failed ({step.get('error') or 'printed no usable result'})"
-            lines.append(f"Snippet:\n{step.get('code') or ''}\n-> {what}; output: {(step.get('output') or '')[:200]!r}")
+    elif agent in WRITERS or agent == "":
+        writers = [i for i, step in enumerate(steps) if step.get("agent") in WRITERS][:MAX_FEEDBACK_SNIPPETS]
+        outcomes = [ok for request in act_attempts(steps) for ok in request]
+        for i, ok in zip(writers, outcomes):
+            step = steps[i]
+            kind = "Cypher query" if step.get("agent") == "cypher" else "Snippet"
+            what = ("ran and returned a result" if ok
+                    else f"failed ({step.get('error') or 'returned no usable result'})")
+            lines.append(f"{kind}:\n{step.get('code') or ''}\n-> {what}; output: {_rows(steps, i)[:200]!r}")
     return dspy.Prediction(score=found.score, feedback="\n".join(lines))

@@ -260,3 +260,89 @@ def test_a_compile_logged_to_a_file_prints_a_progress_line_every_few_runs(tiny_g
     lines = [line for line in log.read_text().splitlines() if "GLM runs," in line]
     assert [line.split(":")[1].split()[0] for line in lines] == [f"{LOG_EVERY}/{LOG_EVERY + 1}",
                                                                  f"{LOG_EVERY + 1}/{LOG_EVERY + 1}"]
+
+
+# -- one program over several graphs, and the proposer (optimize/on_graphs.py) ------------------------
+
+
+def on_two_graphs(graph):
+    from optimize.on_graphs import OnGraphs
+
+    return OnGraphs({"a": GLM(graph, compiled=None), "b": GLM(graph, compiled=None)})
+
+
+def test_the_graphs_share_one_set_of_agents_which_the_first_program_saves(tiny_graph, tmp_path):
+    program = on_two_graphs(tiny_graph)
+    names = [name for name, _ in program.named_predictors()]
+    assert names == [f"program.{name}" for name, _ in program.program.named_predictors()]  # one set, not two
+    program.program.act.predict.signature = program.program.act.predict.signature.with_instructions("Be brief.")
+    lm = DummyLM(BY_AGENT)
+    with dspy.context(lm=lm):
+        answer = program(question=QUESTION, graph="b")
+    assert answer.answer == "1843"
+    act_prompts = [entry["messages"][0]["content"] for entry in lm.history if "[[ ## request ## ]]" in
+                   entry["messages"][-1]["content"]]
+    assert act_prompts and all(prompt.startswith("Be brief.") or "Be brief." in prompt for prompt in act_prompts)
+    with pytest.raises(ValueError, match="no program for graph 'c'"):
+        program(question=QUESTION, graph="c")
+
+
+def test_a_copy_of_the_program_shares_no_agent_with_the_original(tiny_graph):
+    program = on_two_graphs(tiny_graph)
+    copy = program.deepcopy()
+    (_, other), = copy.others
+    assert copy.program.act.predict is not program.program.act.predict
+    assert other.act.predict is copy.program.act.predict  # shared within the copy
+    copy.program.act.predict.demos.append("x")
+    assert program.program.act.predict.demos == hand_demos(GLM(tiny_graph, compiled=None))["act.predict"]
+
+
+def test_programs_with_different_agents_cannot_share_them(tiny_graph, nobel_graph):
+    from optimize.on_graphs import OnGraphs
+
+    with pytest.raises(ValueError, match="different agents"):
+        OnGraphs({"tiny": GLM(tiny_graph, compiled=None), "nobel": GLM(nobel_graph, compiled=None)})
+
+
+def test_a_compile_on_two_graphs_learns_one_set_of_demos_from_both(tiny_graph, tmp_path):
+    from optimize.compile import examples
+
+    program = on_two_graphs(tiny_graph)
+    questions = examples_of(2)
+    trainset = examples(questions[:1], "a") + examples(questions[1:], "b")
+    with dspy.context(lm=DummyLM(BY_AGENT)):
+        compiled = compile_program(program, trainset, [], "bootstrap", Budget(max_demos=2))
+        compiled(question=QUESTION, graph="b")  # the other graph's program answers with the compiled agents
+    hand = hand_demos(GLM(tiny_graph, compiled=None))["act.predict"]
+    assert len(compiled.program.act.predict.demos) == len(hand) + 2  # one bootstrapped from each graph's question
+    (_, other), = compiled.others
+    assert other.act.predict is compiled.program.act.predict
+    path = tmp_path / "glm.json"
+    compiled.program.save(str(path))
+    assert len(GLM(tiny_graph, compiled=path).act.predict.demos) == len(hand) + 2
+
+
+def examples_of(n):
+    from graphs.questions import Question
+
+    return [Question(qid=f"q{i}", question=QUESTION, answer="1843", tier="single_hop")
+            for i in range(n)]
+
+
+def test_one_database_per_dataset_and_a_second_model_needs_a_server():
+    import argparse
+
+    from optimize.compile import build_parser, graph_splits, make_proposer
+
+    args = build_parser().parse_args(["--dataset", "nobel,pathquestion", "--db", "data/nobel", "--dev", "3", "--train", "4"])
+    with pytest.raises(ValueError, match="one --db per dataset"):
+        graph_splits(args)
+    args = build_parser().parse_args(["--dataset", "nobel,pathquestion", "--db", "a,b", "--dev", "3", "--train", "4"])
+    found = graph_splits(args)
+    assert [(name, str(db), len(train), len(dev)) for name, db, train, dev in found] == [
+        ("nobel", "a", 4, 3), ("pathquestion", "b", 4, 3)]
+    lm = DummyLM([])
+    lm.model = "vllm/qwen2.5-coder-0.5b"
+    assert make_proposer(argparse.Namespace(reflection_server=None, reflection_model=None, model=None), lm) is None
+    with pytest.raises(SystemExit, match="--reflection-server"):
+        make_proposer(argparse.Namespace(reflection_server=None, reflection_model="qwen2.5-coder-1.5b", model=None), lm)

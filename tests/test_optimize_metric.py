@@ -69,7 +69,38 @@ def test_feedback_names_what_the_agent_got_wrong():
     assert act.score == score(example(), wrong)
     assert "wrong; the expected answer is '1867-11-07'" in act.feedback
     assert f"Snippet:\n{BAD}\n-> failed (NameError: x)" in act.feedback
-    assert f"Snippet:\n{GOOD}\n-> ran and printed a result; output: '1867-11-07'" in act.feedback
+    assert f"Snippet:\n{GOOD}\n-> ran and returned a result; output: '1867-11-07'" in act.feedback
     classify = feedback_score(example(), wrong, None, "classify.predict", None)
     assert "The right kind is deterministic; the label given was non_deterministic." in classify.feedback
     assert "Snippet" not in classify.feedback
+
+
+# Act in Cypher: steps that say their attempt and outcome (glm_dspy.steps.Step)
+QUERY = "MATCH (l:laureate {name: 'Marie Curie'}) RETURN l.birth_date"
+CYPHER_STEPS = [
+    {"agent": "classify"},
+    {"agent": "cypher", "attempt": 0, "ok": False, "code": "MATCH (l:laureate) RETURN l.born", "error": "Binder exception"},
+    {"agent": "cypher", "attempt": 1, "ok": True, "code": QUERY, "error": None},
+    {"agent": "graph", "code": f"EXPLAIN {QUERY}", "output": ""},
+    {"agent": "graph", "code": QUERY, "output": "l.birth_date: 1867-11-07"},
+    {"agent": "cypher", "attempt": 0, "ok": True, "code": QUERY, "error": None},
+]
+
+
+def test_tries_that_say_their_outcome_are_read_as_eval_reads_them():
+    from glm_dspy.steps import act_first_tries
+
+    assert act_attempts(CYPHER_STEPS) == [[False, True], [True]]
+    requests = act_attempts(CYPHER_STEPS)
+    assert (len(requests), sum(r[0] for r in requests)) == act_first_tries(CYPHER_STEPS)
+    assert signals(example(), prediction(steps=CYPHER_STEPS)).act_first_try == 0.5
+
+
+def test_feedback_on_a_cypher_agent_shows_each_query_and_its_rows():
+    from optimize.metric import agent_of
+
+    assert agent_of("program.cypher.generate") == "cypher" and agent_of("act.predict") == "act"
+    assert agent_of("program.plan") == ""
+    found = feedback_score(example(), prediction(answer="1868", steps=CYPHER_STEPS), None, "program.cypher.generate")
+    assert "Cypher query:\nMATCH (l:laureate) RETURN l.born\n-> failed (Binder exception)" in found.feedback
+    assert f"Cypher query:\n{QUERY}\n-> ran and returned a result; output: 'l.birth_date: 1867-11-07'" in found.feedback
