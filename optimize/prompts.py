@@ -1,7 +1,8 @@
 """The prompts a GLM program sends, without sending them: for save/load checks and the prefix report.
 
 `agent_messages(program, question)` formats one call of each agent (Classify and Act on the
-question, Reason on an empty notebook) with the program's own adapter, demos and
+question, Reason on an empty notebook, and where Act answers in Cypher its first query, with
+the question's pruned schema and nearest examples) with the program's own adapter, demos and
 instructions (Act's with the graph context), exactly as the agents' calls would format them.
 `prefix_tokens(messages, renderer)` is the length of the stable prefix of that prompt in
 tokens (glm_dspy.lm.render, tier PREFIX: the system message with the instructions, every demo
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from backends.vllm_priority.hints import Tier
 
-AGENTS = ("classify", "reason", "act")
+AGENTS = ("classify", "reason", "act", "cypher")
 
 
 def _demos(predictor) -> list:
@@ -27,8 +28,14 @@ def agent_messages(program, question: str) -> dict[str, list[dict[str, str]]]:
         "reason": (program.reason.predict, program.reason.predict.signature, {"notebook": "", "question": question}),
         "act": (program.act.predict, program.act.signature(question), {"request": question, "previous_code": "", "error": ""}),
     }
-    return {agent: program.adapter.format(signature, _demos(predictor), inputs)
-            for agent, (predictor, signature, inputs) in calls.items()}
+    messages = {agent: program.adapter.format(signature, _demos(predictor), inputs)
+                for agent, (predictor, signature, inputs) in calls.items()}
+    cypher = getattr(program, "cypher", None)
+    if cypher is not None:
+        inputs = {"tables": cypher.prune(question), "examples": cypher.nearest_examples(question),
+                  "question": question, "previous_query": "", "error": ""}
+        messages["cypher"] = cypher.adapter.format(cypher.generate.signature, _demos(cypher.generate), inputs)
+    return messages
 
 
 def prefix_tokens(messages: list[dict[str, str]], renderer) -> int:

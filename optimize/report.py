@@ -23,7 +23,7 @@ def report_table(report: dict) -> Table:
             for graph, em in report["dev_before"]["em_by_graph"].items():
                 table.add_row(f"  on {graph}", _cell(em), _cell(report["dev_after"]["em_by_graph"].get(graph)))
     prefixes = report["prefix_tokens"]
-    for agent in ("classify", "reason", "act"):
+    for agent in ("classify", "reason", "act", "cypher"):
         table.add_row(f"{agent} prefix tokens", *(_cell((prefixes[when] or {}).get(agent)) for when in ("before", "after")))
     calls = report["compile_calls"]
     table.caption = (f"compiling: {calls['glm_runs']} GLM runs, {calls['made']} LLM calls made, "

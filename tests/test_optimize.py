@@ -66,6 +66,13 @@ QUESTION = "In which year was Notes on the Analytical Engine published?"
 BY_AGENT = {"[[ ## request ## ]]": {"code": P1_YEAR},
             "[[ ## notebook ## ]]": {"finished": True, "answer": "1843", "missing_information": ""},
             "[[ ## question ## ]]": {"kind": "deterministic"}}
+# MIPROv2's own calls (dspy/propose/grounded_proposer.py, dataset_summary_generator.py), matched first
+PROPOSER = {"[[ ## basic_instruction ## ]]": {"proposed_instruction": "Answer from the graph, briefly."},
+            "[[ ## module ## ]]": {"module_description": "writes a snippet"},
+            "[[ ## program_example ## ]]": {"program_description": "answers questions over a graph"},
+            "[[ ## prior_observations ## ]]": {"observations": "questions about works"},
+            "[[ ## observations ## ]]": {"summary": "questions about works"},
+            "[[ ## examples ## ]]": {"observations": "questions about works"}}
 TINY = Budget(candidates=1, trials=1, minibatch=1, metric_calls=4, steps=1, batch=2, threads=1)
 
 
@@ -83,7 +90,7 @@ def test_each_optimizer_compiles_keeping_the_hand_written_demos_first(optimizer,
     if optimizer == "mipro":
         pytest.importorskip("optuna", reason="MIPROv2 needs optuna (pip install -e '.[optimize]'); not installed here")
     program = GLM(tiny_graph, compiled=None)
-    with dspy.context(lm=DummyLM(BY_AGENT)):
+    with dspy.context(lm=DummyLM({**PROPOSER, **BY_AGENT} if optimizer == "mipro" else BY_AGENT)):
         compiled = compile_program(program, examples(), examples(1), optimizer, TINY)
     for name, predictor in compiled.named_predictors():
         assert type(predictor) is dspy.Predict, name  # unpinned: saves like a hand-built program
@@ -346,3 +353,18 @@ def test_one_database_per_dataset_and_a_second_model_needs_a_server():
     assert make_proposer(argparse.Namespace(reflection_server=None, reflection_model=None, model=None), lm) is None
     with pytest.raises(SystemExit, match="--reflection-server"):
         make_proposer(argparse.Namespace(reflection_server=None, reflection_model="qwen2.5-coder-1.5b", model=None), lm)
+
+
+def test_a_compiled_cypher_instruction_is_saved_and_reproduces_the_query_prompt(nobel_graph, tmp_path):
+    program = GLM(nobel_graph, compiled=None)
+    assert program.cypher is not None  # the Nobel graph has example queries: Act answers in Cypher
+    rule = "Count only the nodes that satisfy every condition of the question."
+    program.cypher.generate.signature = program.cypher.generate.signature.with_instructions(rule)
+    path = tmp_path / "glm.json"
+    program.save(str(path))
+    loaded = GLM(nobel_graph, compiled=path)
+    question = "How many laureates were born in Warsaw?"
+    messages = agent_messages(loaded, question)
+    assert messages == agent_messages(program, question)
+    assert rule in messages["cypher"][0]["content"] and "Warsaw" in messages["cypher"][-1]["content"]
+    assert rule not in agent_messages(GLM(nobel_graph, compiled=None), question)["cypher"][0]["content"]
