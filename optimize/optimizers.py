@@ -3,7 +3,8 @@
 Each `run_*` takes the program with its hand-written demos pinned (optimize/pinned.py), the
 training and validation examples, a `Budget` and the `proposer` (the LM that writes new
 instructions and rules: GEPA's reflection LM, MIPROv2's and SIMBA's prompt model; None: the
-program's own LM), and returns DSPy's compiled program; no search of our own. What each needs and spends (G: one GLM run on one question, 2-6 calls):
+program's own LM), and returns DSPy's compiled program; no search of our own. What each needs
+and spends (G: one GLM run on one question, 2-6 calls):
 
 - bootstrap    BootstrapFewShot: runs training questions in order until `max_demos` runs are
                clean (optimize/metric.py), at most `train` G; no score is compared.

@@ -88,3 +88,33 @@ def test_text2cypher_shows_a_named_nodes_relations_first(large_graph):
     tables = Text2Cypher(large_graph, examples=None).prune(QUESTION)
     assert "rel_parents" in tables and "rel_gender" in tables
     assert tables.count("(:entity)-[") == 8
+
+
+def _shown(text: str) -> list[str]:
+    return text.split("neighbour types [", 1)[1].split("]", 1)[0].split(", ")
+
+
+def test_graphcot_and_counselors_plan_see_the_questions_relations_not_the_whole_schema(large_graph):
+    import dspy
+    from dspy.utils import DummyLM
+
+    from glm_dspy.function_docs import PROMPT_RELATIONS, relations_for
+    from glm_dspy.modules.glm import GLM
+    from glm_dspy.modules.graphcot import GraphCoT
+
+    relations = relations_for(large_graph, QUESTION)
+    assert len(relations) == PROMPT_RELATIONS < len(large_graph.schema.relations)
+    lm = DummyLM([{"thought": "t", "action": "Finish[united_kingdom]"}])
+    with dspy.context(lm=lm):
+        assert GraphCoT(large_graph)(question=QUESTION).answer == "united_kingdom"
+    assert sorted(_shown(lm.history[-1]["messages"][0]["content"])) == sorted(relations)
+
+    lm = DummyLM({"[[ ## reflection ## ]]": {"plan": "1. RetrieveNode ada_lovelace"},
+                  "[[ ## request ## ]]": {"code": 'print(NodeFeature(RetrieveNode("ada_lovelace"), "gender"))'},
+                  "[[ ## notebook ## ]]": {"finished": True, "answer": "x", "missing_information": ""},
+                  "[[ ## question ## ]]": {"kind": "deterministic"}})
+    with dspy.context(lm=lm):
+        GLM(large_graph, act="python", plan=True, compiled=None)(question=QUESTION)
+    plan = next(entry for entry in lm.history if "[[ ## reflection ## ]]" in entry["messages"][-1]["content"])
+    graph = plan["messages"][-1]["content"].split("[[ ## graph ## ]]", 1)[1]
+    assert sorted(_shown(graph)) == sorted(relations)

@@ -341,7 +341,8 @@ def test_one_database_per_dataset_and_a_second_model_needs_a_server():
 
     from optimize.compile import build_parser, graph_splits, make_proposer
 
-    args = build_parser().parse_args(["--dataset", "nobel,pathquestion", "--db", "data/nobel", "--dev", "3", "--train", "4"])
+    args = build_parser().parse_args(["--dataset", "nobel,pathquestion", "--db", "data/nobel", "--dev", "3",
+                                      "--train", "4"])
     with pytest.raises(ValueError, match="one --db per dataset"):
         graph_splits(args)
     args = build_parser().parse_args(["--dataset", "nobel,pathquestion", "--db", "a,b", "--dev", "3", "--train", "4"])

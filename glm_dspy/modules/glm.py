@@ -48,7 +48,7 @@ from glm_dspy.autofix import autofix
 from glm_dspy.fewshot import ACT_DEMOS
 from glm_dspy.graph_demos import act_demos
 from glm_dspy.journal import current_run
-from glm_dspy.function_docs import graph_context
+from glm_dspy.function_docs import LARGE_SCHEMA, PROMPT_RELATIONS, graph_context, relations_for, schema_summary
 from glm_dspy.modules.act import ActAgent
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.classify import ClassifyAgent
@@ -69,10 +69,10 @@ DEFAULT_MAX_REPAIRS = 0
 # and the output most of them print is kept (docs/benchmarks.md, "Sampled snippets")
 DEFAULT_SAMPLES = 4
 SAMPLE_TEMPERATURE = 0.8
-# A schema with more relations than this shows Act only the ACT_RELATIONS nearest each request
-# (PQL-2H's 726 Freebase relations made a 9k-token prompt, docs/benchmarks.md)
-ACT_SCHEMA_RELATIONS = 60
-ACT_RELATIONS = 24
+# A schema with more relations than this shows Act (and the Plan) only the ACT_RELATIONS nearest each
+# request (PQL-2H's 726 Freebase relations made a 9k-token prompt; glm_dspy.function_docs.relations_for)
+ACT_SCHEMA_RELATIONS = LARGE_SCHEMA
+ACT_RELATIONS = PROMPT_RELATIONS
 MAX_PRINTED_IDS = 20  # more printed items than this are not checked for being node ids (a query each)
 
 
@@ -194,7 +194,8 @@ class GLM(dspy.Module):
         if reflections:
             notebook.append("Reflection on the earlier attempt:\n" + reflections[-1])
         if self.plan is not None:
-            prediction, step = call_agent("plan", self.plan, graph=self.graph.schema.summary() if self.graph else "",
+            schema = schema_summary(self.graph, question) if self.graph else ""
+            prediction, step = call_agent("plan", self.plan, graph=schema,
                                           question=question, reflection=reflections[-1] if reflections else "")
             log.add(step)
             if prediction is not None and _text(prediction.plan):
@@ -462,17 +463,8 @@ class GLM(dspy.Module):
         return [] if names_itself else list(dict.fromkeys(items))
 
     def act_relations(self, request: str) -> list[str]:
-        """ACT_RELATIONS relations of the graph for `request`: those of the nodes it names (a path
-        starts at one of them), then the ones nearest it in meaning (the RetrieveNode embedder)."""
-        from glm_dspy.modules.text2cypher import named_nodes
-
-        own = [r for node_id in named_nodes(self.graph, request) for r in self.graph.retriever.relations_of(node_id)]
-        own = list(dict.fromkeys(own))[:ACT_RELATIONS]
-        relations = set(self.graph.schema.relations) - set(own)
-        matcher = self.graph.name_matcher()
-        rest = (matcher.nearest(request, ACT_RELATIONS - len(own), within=relations) if matcher is not None
-                else sorted(relations)[: ACT_RELATIONS - len(own)])
-        return own + rest
+        """ACT_RELATIONS relations of the graph for `request` (glm_dspy.function_docs.relations_for)."""
+        return relations_for(self.graph, request, ACT_RELATIONS)
 
     def _autofix(self, code: str, retrieved: list[str]) -> str | None:
         """`code` repaired by glm_dspy/autofix.py, or None; `retrieved`: the ids its RetrieveNode

@@ -18,6 +18,7 @@ import re
 import dspy
 
 from glm_dspy.adapter import GLMAdapter
+from glm_dspy.function_docs import is_large, schema_summary
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.signatures import GraphCoTStep
 from glm_dspy.steps import STEP_LIMIT, UNEXPECTED_OUTPUT, StepLog
@@ -64,23 +65,44 @@ DEMOS = [
 ]
 
 
+class CoTStep(dspy.Module):
+    """One Graph-CoT step: its instructions end with the graph's schema, all of it, or on a large
+    schema (glm_dspy.function_docs) the question's relations, the way Act's do."""
+
+    def __init__(self, graph, max_tokens: int):
+        super().__init__()
+        self.graph = graph
+        self.large = graph is not None and is_large(graph.schema)
+        schema = (self._schema(graph.schema.summary()) if graph is not None and not self.large else "")
+        self.predict = dspy.Predict(GraphCoTStep.with_instructions(GraphCoTStep.instructions + schema),
+                                    max_tokens=max_tokens)
+        self.predict.demos = list(DEMOS)
+
+    def _schema(self, summary: str) -> str:
+        return f"\n\nThe graph ({self.graph.schema.name}):\n{summary}"
+
+    def forward(self, question: str, scratchpad: str, config: dict | None = None) -> dspy.Prediction:
+        signature = self.predict.signature
+        if self.large:
+            signature = signature.with_instructions(signature.instructions
+                                                    + self._schema(schema_summary(self.graph, question)))
+        return self.predict(question=question, scratchpad=scratchpad, signature=signature, config=config or {})
+
+
 class GraphCoT(dspy.Module):
     def __init__(self, graph, *, max_steps: int = DEFAULT_MAX_STEPS, max_tokens: int = 160):
         super().__init__()
         assert max_steps >= 1
         self.graph = graph
         self.max_steps = max_steps
-        schema = f"\n\nThe graph ({graph.schema.name}):\n{graph.schema.summary()}" if graph is not None else ""
-        self.predict = dspy.Predict(GraphCoTStep.with_instructions(GraphCoTStep.instructions + schema),
-                                    max_tokens=max_tokens)
-        self.predict.demos = list(DEMOS)
+        self.step = CoTStep(graph, max_tokens)
         self.adapter = GLMAdapter()
 
     def forward(self, question: str) -> dspy.Prediction:
         log, scratchpad, answer, category = StepLog(), "", None, STEP_LIMIT
         with dspy.context(adapter=self.adapter):
             for n in range(1, self.max_steps + 1):
-                prediction, step = call_agent("graphcot", self.predict, question=question, scratchpad=scratchpad)
+                prediction, step = call_agent("graphcot", self.step, question=question, scratchpad=scratchpad)
                 log.add(step)
                 if prediction is None:
                     category = UNEXPECTED_OUTPUT
