@@ -83,8 +83,11 @@ def run_mipro(program, trainset, valset, budget: Budget, proposer: dspy.LM | Non
     optimizer = MIPROv2(metric=score, prompt_model=proposer, auto=None, num_candidates=budget.candidates,
                         max_bootstrapped_demos=budget.max_demos,
                         max_labeled_demos=0, num_threads=budget.threads, seed=budget.seed)
+    # program_aware_proposer off: it puts the program's source (GLM's signatures and modules, 14k
+    # tokens) in every proposal prompt, past an 8k-context proposer such as qwen2.5-coder-1.5b
     return optimizer.compile(program, trainset=trainset, valset=valset, num_trials=budget.trials,
-                             minibatch_size=min(budget.minibatch, len(valset)), minibatch=len(valset) > budget.minibatch)
+                             minibatch_size=min(budget.minibatch, len(valset)), minibatch=len(valset) > budget.minibatch,
+                             program_aware_proposer=False)
 
 
 def run_gepa(program, trainset, valset, budget: Budget, proposer: dspy.LM | None = None):
