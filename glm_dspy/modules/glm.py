@@ -48,7 +48,8 @@ from glm_dspy.autofix import autofix
 from glm_dspy.fewshot import ACT_DEMOS
 from glm_dspy.graph_demos import act_demos
 from glm_dspy.journal import current_run
-from glm_dspy.function_docs import LARGE_SCHEMA, PROMPT_RELATIONS, graph_context, relations_for, schema_summary
+from glm_dspy.function_docs import (LARGE_SCHEMA, PROMPT_RELATIONS, graph_context, is_large, relations_for,
+                                   schema_summary)
 from glm_dspy.modules.act import ActAgent
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.classify import ClassifyAgent
@@ -104,7 +105,7 @@ class GLM(dspy.Module):
         self.communities = communities
         context = ""
         if graph is not None:
-            context = (graph_context(graph.schema, communities) if len(graph.schema.relations) <= ACT_SCHEMA_RELATIONS
+            context = (graph_context(graph.schema, communities) if not is_large(graph.schema)
                        else lambda request: graph_context(graph.schema, communities, self.act_relations(request)))
         self.act = ActAgent(context,
                             grammar=graph.act_grammar() if constrained and graph is not None else None,

@@ -77,16 +77,25 @@ class CoTStep(dspy.Module):
         self.predict = dspy.Predict(GraphCoTStep.with_instructions(GraphCoTStep.instructions + schema),
                                     max_tokens=max_tokens)
         self.predict.demos = list(DEMOS)
+        # ((question, instructions), the signature with that question's schema): the loop's steps share one
+        self._pruned: tuple[tuple[str, str], type[dspy.Signature]] | None = None
 
     def _schema(self, summary: str) -> str:
         return f"\n\nThe graph ({self.graph.schema.name}):\n{summary}"
 
-    def forward(self, question: str, scratchpad: str, config: dict | None = None) -> dspy.Prediction:
+    def signature(self, question: str) -> type[dspy.Signature]:
         signature = self.predict.signature
-        if self.large:
-            signature = signature.with_instructions(signature.instructions
-                                                    + self._schema(schema_summary(self.graph, question)))
-        return self.predict(question=question, scratchpad=scratchpad, signature=signature, config=config or {})
+        if not self.large:
+            return signature
+        key, pruned = (question, signature.instructions), self._pruned
+        if pruned is None or pruned[0] != key:
+            summary = self._schema(schema_summary(self.graph, question))
+            pruned = self._pruned = (key, signature.with_instructions(signature.instructions + summary))
+        return pruned[1]
+
+    def forward(self, question: str, scratchpad: str, config: dict | None = None) -> dspy.Prediction:
+        return self.predict(question=question, scratchpad=scratchpad, signature=self.signature(question),
+                            config=config or {})
 
 
 class GraphCoT(dspy.Module):

@@ -237,6 +237,7 @@ class Text2Cypher(dspy.Module):
         self.adapter = GLMAdapter()
         self.cache_size = cache_size
         self.ground = ground
+        self._schema_text = graph.schema.summary()  # part of every answer-cache key
         self._cache: OrderedDict[str, dict] = OrderedDict()
         self._cache_lock = _CopyableLock()
         self.cache_hits = self.cache_misses = 0
@@ -574,7 +575,7 @@ class Text2Cypher(dspy.Module):
         (an optimizer's copies of this module, with other demos or instructions, share no answers)."""
         lm = dspy.settings.lm
         state = json.dumps([self.generate.dump_state(), self.answer_from_rows.dump_state()], sort_keys=True, default=str)
-        text = f"{question}\n{self.graph.schema.summary()}\n{getattr(lm, 'model', lm)!s}\n{state}"
+        text = f"{question}\n{self._schema_text}\n{getattr(lm, 'model', lm)!s}\n{state}"
         return hashlib.sha256(text.encode()).hexdigest()
 
     def _answer(self, question: str, cypher: str, rows: list[dict], log: StepLog) -> str | None:
