@@ -3,7 +3,11 @@
 KB files are triples files, loaded by `graphs.triples` (entities as `entity` nodes, each
 relation a neighbour type in both directions, `inv_<relation>` backwards).
 Question lines: `question<TAB>answer(alt1/alt2/...)<TAB>path` with path `s#r1#e1#r2#answer...`
-(PQ ends it with `#<end>#answer`); the answer set becomes `alternatives`, the path `meta["path"]`.
+(PQ ends it with `#<end>#answer`); the path becomes `meta["path"]`. The answer set is every
+right answer to the question (the dataset's readme: "answer, answer set"; the two spouses'
+genders, a horse's four books): each of its answers is accepted alone, as the dataset's Hits@1
+does, and so is the whole set, listed (`alternatives` holds both), since answering with all of
+them is answering completely. A partial list of two or more is not accepted.
 Every question is 2-hop, so its tier is multi_hop.
 """
 
@@ -42,7 +46,8 @@ def read_pathquestions(data_dir: Path | str, variant: str = "pq") -> list[Questi
         match = re.match(r"^(.*?)\((.*)\)$", parts[1].strip()) if len(parts) == 3 else None
         if not match:
             raise GraphFormatError(f"{path}:{line_number}: expected question<TAB>answer(alts)<TAB>path")
-        alternatives = tuple(a for a in match.group(2).split("/") if a)
+        answer_set = tuple(dict.fromkeys(a for a in match.group(2).split("/") if a))
+        alternatives = (*answer_set, ", ".join(answer_set)) if len(answer_set) > 1 else answer_set
         hops = parts[2].split("#<end>#")[0].split("#")
         questions.append(Question(f"{variant}-{line_number}", parts[0].strip(), match.group(1), alternatives,
                                   tier="multi_hop", meta={"path": hops, "topic_entity": hops[0]}))

@@ -5,9 +5,9 @@ train questions are for optimizers. The Nobel splits are question files of their
 (`graphs.nobel_templates`); the others are defined here:
 
 - PathQuestion (`pathquestion-pq.json`, `pathquestion-pql.json`): `{"seed", "dev": [qid...],
-  "train": [qid...]}`, chosen once by a seeded shuffle of the question file (`python -m
-  graphs.splits` rewrites them): the first PATHQUESTION_DEV questions with distinct text are
-  dev, every other question whose text is not in dev is train.
+  "train": [qid...]}`, chosen once by a seeded shuffle of the question file's topic entities
+  (`python -m graphs.splits` rewrites them): in that order, the first PATHQUESTION_DEV questions
+  with distinct text are dev; train is every question about an entity no dev question names.
 - Synthetic (`synthetic.json`): `{"dev": {"seed", "num_per_tier"}, "train": {...}}`, the
   question-generator settings of each split. The graph is generated deterministically, so
   `glm-dspy build synthetic` writes `dev.jsonl` and `train.jsonl` beside `questions.jsonl`
@@ -61,16 +61,30 @@ def select_split(questions: list[Question], name: str, split: str) -> list[Quest
     return [by_qid[qid] for qid in qids]
 
 
+def topic_entity(question: Question) -> str:
+    """The entity a PathQuestion question names (its path's first entity; the question text if it has no path)."""
+    return question.meta.get("topic_entity") or question.question
+
+
 def choose_pathquestion_split(questions: list[Question], seed: int = PATHQUESTION_SEED) -> dict:
-    """The split file's content for a PathQuestion question list (see the module docstring)."""
-    order = sorted(questions, key=lambda q: q.qid)
-    random.Random(seed).shuffle(order)
-    dev, dev_texts = [], set()
+    """The split file's content for a PathQuestion question list (see the module docstring).
+
+    Split by topic entity, not by text: PathQuestion words each (entity, path) several ways
+    ("X 's couple 's nation", "which nationality is X 's couple"), so a text-only split put a
+    rewording of every dev question, with its entity and path, into train."""
+    entities = sorted({topic_entity(q) for q in questions})
+    random.Random(seed).shuffle(entities)
+    rank = {entity: i for i, entity in enumerate(entities)}
+    order = sorted(questions, key=lambda q: (rank[topic_entity(q)], q.qid))
+    dev, dev_texts, dev_entities = [], set(), set()
     for question in order:
-        if len(dev) < PATHQUESTION_DEV and question.question not in dev_texts:
+        if len(dev) == PATHQUESTION_DEV:
+            break
+        if question.question not in dev_texts:
             dev.append(question.qid)
             dev_texts.add(question.question)
-    train = [q.qid for q in order if q.question not in dev_texts]
+            dev_entities.add(topic_entity(question))
+    train = [q.qid for q in order if topic_entity(q) not in dev_entities]
     return {"seed": seed, "dev": dev, "train": train}
 
 

@@ -47,6 +47,25 @@ def test_pathquestion_paths_exist_in_graph():
         assert path[-1] in question.alternatives or path[-1] == question.answer
 
 
+def test_a_pathquestion_answer_set_is_accepted_one_answer_at_a_time_or_whole():
+    """`answer(a/b/)`: either answer alone is right (the dataset's Hits@1), and so is the whole
+    set listed; a list with a wrong answer in it, or part of a set of three, is not."""
+    from glm_dspy.metrics import exact_match
+
+    questions = {q.question: q for q in read_pathquestions(data_dir() / "pathquestion", "pql")}
+    horse = questions["what is the Hurry_to_Market 's organism_type 's works ?"]
+    [howe] = [q for q in read_pathquestions(data_dir() / "pathquestion")
+              if q.question == "what is the samuel_gridley_howe 's other half 's gender ?"]
+
+    def right(question, answer):
+        return any(exact_match(answer, gold) for gold in question.golds)
+
+    assert right(howe, "female") and right(howe, "male") and right(howe, "Female, male")
+    assert not right(howe, "female, united states") and not right(howe, "")
+    assert right(horse, "Sidesaddle") and right(horse, "Reining in, Sidesaddle, Black Beauty, Horse Anatomy")
+    assert not right(horse, "Black Beauty, Sidesaddle")
+
+
 def test_parse_size():
     assert parse_size("5000") == 5000 and parse_size("200k") == 200_000 and parse_size("1m") == 1_000_000
 

@@ -23,17 +23,23 @@ def test_pathquestion_split_files_are_the_seeded_choice_and_disjoint(variant):
     assert not {q.qid for q in dev} & {q.qid for q in train}
     assert not {q.question for q in dev} & {q.question for q in train}
     assert len({q.question for q in dev}) == len(dev)
+    # no rewording of a dev question is in train: no train question names a dev question's entity
+    assert not {q.meta["topic_entity"] for q in dev} & {q.meta["topic_entity"] for q in train}
 
 
-def test_choose_pathquestion_split_is_a_seeded_shuffle_of_distinct_texts():
-    questions = [Question(f"pq-{i}", f"q{i % 300}?", "a", tier="multi_hop") for i in range(400)]
+def test_choose_pathquestion_split_is_a_seeded_shuffle_of_topic_entities():
+    # 100 entities, each asked 4 ways about 2 texts (a text repeated, as PQL repeats some)
+    questions = [Question(f"pq-{i}", f"q{i % 200}?", "a", tier="multi_hop", meta={"topic_entity": f"e{i % 100}"})
+                 for i in range(400)]
     content = choose_pathquestion_split(questions, seed=5)
     assert content == choose_pathquestion_split(list(reversed(questions)), seed=5)  # input order does not matter
     assert content["dev"] != choose_pathquestion_split(questions, seed=6)["dev"]
-    texts = {q.qid: q.question for q in questions}
-    dev_texts = {texts[qid] for qid in content["dev"]}
+    by_qid = {q.qid: q for q in questions}
+    dev_texts = {by_qid[qid].question for qid in content["dev"]}
+    dev_entities = {by_qid[qid].meta["topic_entity"] for qid in content["dev"]}
     assert len(content["dev"]) == len(dev_texts) == PATHQUESTION_DEV
-    assert set(content["train"]) == {q.qid for q in questions if q.question not in dev_texts}
+    assert len(dev_entities) == PATHQUESTION_DEV // 2  # whole entities: both texts of each
+    assert set(content["train"]) == {q.qid for q in questions if q.meta["topic_entity"] not in dev_entities}
 
 
 def test_synthetic_splits_cover_every_tier_and_share_no_question():
