@@ -11,13 +11,15 @@ train questions are for optimizers. The Nobel splits are question files of their
 - Synthetic (`synthetic.json`): `{"dev": {"seed", "num_per_tier"}, "train": {...}}`, the
   question-generator settings of each split. The graph is generated deterministically, so
   `glm-dspy build synthetic` writes `dev.jsonl` and `train.jsonl` beside `questions.jsonl`
-  with them; qids are prefixed `syn-<split>-`, and train drops any question whose text is in dev.
+  with them; qids are prefixed `syn-<split>-`, and train drops any question whose text is in
+  dev or that names an entity a dev question names.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -28,6 +30,7 @@ SPLITS = ("dev", "train")
 SPLITS_FOLDER = "splits"
 PATHQUESTION_DEV = 200
 PATHQUESTION_SEED = 12  # issue 12
+_NAMED_ID = re.compile(r"\{id: '((?:[^'\\]|\\.)*)'\}")
 
 
 def check_split(split: str) -> None:
@@ -88,6 +91,11 @@ def choose_pathquestion_split(questions: list[Question], seed: int = PATHQUESTIO
     return {"seed": seed, "dev": dev, "train": train}
 
 
+def named_ids(question: Question) -> set[str]:
+    """The node ids a generated question's Cypher finds its entities by (`{id: '...'}`)."""
+    return set(_NAMED_ID.findall(question.cypher))
+
+
 def synthetic_splits(graph: GraphData) -> dict[str, list[Question]]:
     """split -> questions over a synthetic graph, by the settings in synthetic.json. A split the
     graph is too small for is left out (loading it then says so)."""
@@ -100,9 +108,10 @@ def synthetic_splits(graph: GraphData) -> dict[str, list[Question]]:
                                        seed=settings[split]["seed"])
         except ValueError:
             continue
-        taken = {q.question for q in made.get("dev", [])}
+        dev = made.get("dev", [])
+        taken_texts, taken_ids = {q.question for q in dev}, {i for q in dev for i in named_ids(q)}
         made[split] = [Question(f"syn-{split}-{q.qid}", q.question, q.answer, q.alternatives, q.tier, q.cypher)
-                       for q in questions if q.question not in taken]
+                       for q in questions if q.question not in taken_texts and not named_ids(q) & taken_ids]
     return made
 
 

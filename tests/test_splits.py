@@ -8,7 +8,7 @@ import pytest
 from graphs.datasets import data_dir, load_questions
 from graphs.pathquestion import read_pathquestions
 from graphs.questions import TIERS, Question
-from graphs.splits import PATHQUESTION_DEV, choose_pathquestion_split, split_file, synthetic_splits
+from graphs.splits import PATHQUESTION_DEV, choose_pathquestion_split, named_ids, split_file, synthetic_splits
 
 
 @pytest.mark.parametrize("variant", ["pq", "pql"])
@@ -51,7 +51,8 @@ def test_synthetic_splits_cover_every_tier_and_share_no_question():
     assert min(Counter(q.tier for q in train).values()) >= 150 and len(train) >= 500
     assert all(q.qid.startswith("syn-dev-") for q in dev) and all(q.qid.startswith("syn-train-") for q in train)
     assert not {q.question for q in dev} & {q.question for q in train}
-    assert all(q.cypher for q in dev + train)
+    assert not {i for q in dev for i in named_ids(q)} & {i for q in train for i in named_ids(q)}
+    assert all(q.cypher and named_ids(q) for q in dev + train)
 
 
 def test_synthetic_build_writes_the_splits_and_eval_reads_them(tmp_path, monkeypatch):
