@@ -253,7 +253,29 @@ def test_examples_are_matched_on_how_the_question_asks_not_on_its_names(nobel_gr
     assert question_form('What year was the paper "Graph Chains of Thought" published?') == "What year was the paper published?"
     assert question_form("what is the nation of grand_duke_of_russia 's son ?") == "what is the nation of 's son ?"
     examples = Text2Cypher(nobel_graph).nearest_examples("When was Marie Curie born?")
-    assert examples.count("RETURN l.birth_date") == 3 and "death_date" not in examples  # not "When did Irène Joliot-Curie die?"
+    nearest = examples.split("\n\n")[-1]  # the nearest is last, next to the question
+    assert nearest.endswith("RETURN l.birth_date") and "death_date" not in examples  # not "When did Irène Joliot-Curie die?"
+
+
+def test_examples_are_one_per_query_shape_and_word_order_counts(nobel_graph, tmp_path):
+    """PathQuestion's bank words each (entity, path) several ways: three wordings of one query are
+    one example; and "the son of husband of X" is nearest its own order, not "the husband of X 's son"."""
+    son_of_husband = "MATCH (a:entity {{name: '{}'}})-[:rel_spouse]->(:entity)-[:rel_children]->(b:entity) RETURN DISTINCT b.name"
+    husband_of_son = "MATCH (a:entity {{name: '{}'}})-[:rel_children]->(:entity)-[:rel_spouse]->(b:entity) RETURN DISTINCT b.name"
+    rows = [("the husband of anne_hyde 's son ?", husband_of_son.format("anne hyde")),
+            ("what is the husband of anne_hyde 's son ?", husband_of_son.format("anne hyde")),
+            ("what is the name of the husband of anne_hyde 's son ?", husband_of_son.format("anne hyde")),
+            ("what is the son of husband of mary_of_teck ?", son_of_husband.format("mary of teck")),
+            ("what is the nationality of mary_of_teck 's son ?",
+             "MATCH (a:entity {name: 'mary of teck'})-[:rel_children]->(:entity)-[:rel_nationality]->(b:entity) RETURN DISTINCT b.name")]
+    path = tmp_path / "examples.jsonl"
+    path.write_text("".join(json.dumps({"question": q, "cypher": c}) + "\n" for q, c in rows))
+    chosen = Text2Cypher(nobel_graph, examples=path, k=3).choose_examples("what is the son of husband of isabella_of_france ?")
+    assert chosen[0]["question"] == "what is the son of husband of mary_of_teck ?"
+    shapes = [re.sub(r"'[^']*'", "''", e["cypher"]) for e in chosen]
+    assert len(shapes) == 3 and len(set(shapes)) == 3
+    everything = Text2Cypher(nobel_graph, examples=path, k=5, distinct_shapes=False).choose_examples("the son ?")
+    assert len(everything) == 5  # by meaning alone, every wording is an example of its own
 
 
 @pytest.mark.parametrize("question, names", [

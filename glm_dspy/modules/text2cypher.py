@@ -8,7 +8,8 @@ Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and le
                "<from> <relation> <to>"), and the node tables they join. The seed prunes with an
                LLM call (52% of its latency); embeddings cost no call.
   examples     the `k` training questions that ask most like this one (names left out:
-               `question_form`), with their Cypher, the nearest last, from the
+               `question_form`; word order counts; one per query shape: `choose_examples`),
+               with their Cypher, the nearest last, from the
                database's examples file (graphs/cypher_examples.py, written by `glm-dspy build` for
                Nobel and PathQuestion from their train splits; none for other graphs)
   generation   GenerateCypher (glm_dspy/signatures.py), one "cypher" step
@@ -43,6 +44,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Collection
+from difflib import SequenceMatcher
 from pathlib import Path
 
 import dspy
@@ -77,6 +79,8 @@ RELATIONSHIP_LABEL = re.compile(r"(\[\s*\w*\s*:\s*)`?(\w+)`?")
 RELATION_LIKENESS = 0.5
 QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']{3,}'")
 TIE_WEIGHT = 0.1  # of the whole question's similarity, next to its form's
+EXAMPLE_CANDIDATES = 32  # the examples nearest in meaning, reordered by word order (`choose_examples`)
+ORDER_WEIGHT = 0.6  # of the forms' word-order likeness (difflib ratio), next to their cosine
 
 
 def question_form(question: str) -> str:
@@ -225,10 +229,12 @@ def _unescape(literal: str) -> str:
 class Text2Cypher(dspy.Module):
     def __init__(self, graph, *, examples: Path | str | None = "default", k: int = DEFAULT_K,
                  max_relations: int = DEFAULT_MAX_RELATIONS, max_repairs: int = DEFAULT_MAX_REPAIRS,
-                 cache_size: int = 256, max_tokens: int = 256, ground: bool = True):
+                 cache_size: int = 256, max_tokens: int = 256, ground: bool = True,
+                 order_weight: float = ORDER_WEIGHT, distinct_shapes: bool = True):
         """`examples`: a JSON Lines file of {"question", "cypher"}; "default" the dataset's own
         (graphs/cypher_examples.py), None none. `ground`: hold the query's name literals to the
-        names the question mentions (`ground_names`)."""
+        names the question mentions (`ground_names`). `order_weight`, `distinct_shapes`: how the
+        `k` examples are chosen (`choose_examples`; 0 and False: by meaning alone)."""
         super().__init__()
         assert k >= 0 and max_relations >= 1 and max_repairs >= 0 and cache_size >= 0
         self.graph, self.k, self.max_relations, self.max_repairs = graph, k, max_relations, max_repairs
@@ -237,6 +243,7 @@ class Text2Cypher(dspy.Module):
         self.adapter = GLMAdapter()
         self.cache_size = cache_size
         self.ground = ground
+        self.order_weight, self.distinct_shapes = order_weight, distinct_shapes
         self._schema_text = graph.schema.summary()  # part of every answer-cache key
         self._cache: OrderedDict[str, dict] = OrderedDict()
         self._cache_lock = _CopyableLock()
@@ -247,7 +254,7 @@ class Text2Cypher(dspy.Module):
                                         if text_features else r"(?!x)x")
         self._node_pattern = re.compile(r"\((\w*)\s*:\s*`?(\w+)`?\s*\{\s*(" + "|".join(map(re.escape, text_features))
                                         + r")\s*:\s*'((?:[^'\\]|\\.)*)'\s*\}\)" if text_features else r"(?!x)x")
-        self._example_vectors = None
+        self._example_vectors = self._example_forms = self._example_shapes = None
         self._relation_vectors = None
         self._relation_name_vectors = None
 
@@ -310,18 +317,48 @@ class Text2Cypher(dspy.Module):
         return "\n".join(lines)
 
     def nearest_examples(self, question: str) -> str:
-        """The `k` examples whose questions ask the same way, names aside (`question_form`: "When
-        was Marie Curie born?" is nearest "When was Ivan Pavlov born?", not "When did Irène
-        Joliot-Curie die?"), the whole question breaking ties; the nearest last, next to the question."""
-        if not self.examples or self.k == 0:
+        """The chosen examples (`choose_examples`) as prompt text, the nearest last, next to the question."""
+        chosen = self.choose_examples(question)
+        if not chosen:
             return "(none)"
+        return "\n\n".join(f"Question: {e['question']}\nCypher: {e['cypher']}" for e in reversed(chosen))
+
+    def choose_examples(self, question: str) -> list[dict]:
+        """The `k` examples that ask most like `question`, the nearest first.
+
+        Nearness is of the questions' forms, names aside (`question_form`: "When was Marie Curie
+        born?" is nearest "When was Ivan Pavlov born?", not "When did Irène Joliot-Curie die?"),
+        the whole question breaking ties, and, among the EXAMPLE_CANDIDATES nearest, the forms'
+        word order (`ORDER_WEIGHT`: "the son of the husband of X" is not "the husband of X 's son").
+        One example per query shape (names aside): the bank words each question several ways, and
+        three wordings of one query would fill the prompt with one shape where the question's
+        words may need another (`bench/examples.py` measures both rules)."""
+        if not self.examples or self.k == 0:
+            return []
         if self._example_vectors is None:
             questions = [e["question"] for e in self.examples]
-            self._example_vectors = (self._embed([question_form(q) for q in questions]), self._embed(questions))
-        forms, wholes = self._example_vectors
-        scores = forms @ self._embed([question_form(question)])[0] + TIE_WEIGHT * (wholes @ self._embed([question])[0])
-        chosen = [self.examples[i] for i in np.argsort(-scores)[: self.k]][::-1]
-        return "\n\n".join(f"Question: {e['question']}\nCypher: {e['cypher']}" for e in chosen)
+            forms = [question_form(q) for q in questions]
+            self._example_vectors = (self._embed(forms), self._embed(questions))
+            self._example_forms = [form.lower().split() for form in forms]
+            self._example_shapes = [STRING_LITERAL.sub("''", e["cypher"]) for e in self.examples]
+        form_vectors, whole_vectors = self._example_vectors
+        form = question_form(question)
+        scores = form_vectors @ self._embed([form])[0] + TIE_WEIGHT * (whole_vectors @ self._embed([question])[0])
+        candidates = np.argsort(-scores)[:EXAMPLE_CANDIDATES]
+        if self.order_weight:
+            words = form.lower().split()
+            order = {i: SequenceMatcher(None, words, self._example_forms[i], autojunk=False).ratio() for i in candidates}
+            candidates = sorted(candidates, key=lambda i: -(scores[i] + self.order_weight * order[i]))
+        chosen, shapes = [], set()
+        for i in candidates:
+            shape = self._example_shapes[i]
+            if self.distinct_shapes and shape in shapes:
+                continue
+            chosen.append(self.examples[i])
+            shapes.add(shape)
+            if len(chosen) == self.k:
+                break
+        return chosen
 
     def post_process(self, cypher: str, question: str | None = None) -> str:
         """Rule-based fixes (module doc): fences, a trailing ';', name literals held to the
