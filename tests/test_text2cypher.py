@@ -276,6 +276,8 @@ def test_examples_are_one_per_query_shape_and_word_order_counts(nobel_graph, tmp
     assert len(shapes) == 3 and len(set(shapes)) == 3
     everything = Text2Cypher(nobel_graph, examples=path, k=5, distinct_shapes=False).choose_examples("the son ?")
     assert len(everything) == 5  # by meaning alone, every wording is an example of its own
+    path.write_text("".join(json.dumps({"question": q, "cypher": c}) + "\n" for q, c in rows[:3]))
+    assert len(Text2Cypher(nobel_graph, examples=path, k=3).choose_examples("the son ?")) == 3  # one shape fills in
 
 
 @pytest.mark.parametrize("question, names", [

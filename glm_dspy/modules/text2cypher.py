@@ -330,9 +330,10 @@ class Text2Cypher(dspy.Module):
         born?" is nearest "When was Ivan Pavlov born?", not "When did Irène Joliot-Curie die?"),
         the whole question breaking ties, and, among the EXAMPLE_CANDIDATES nearest, the forms'
         word order (`ORDER_WEIGHT`: "the son of the husband of X" is not "the husband of X 's son").
-        One example per query shape (names aside): the bank words each question several ways, and
-        three wordings of one query would fill the prompt with one shape where the question's
-        words may need another (`bench/examples.py` measures both rules)."""
+        One example per query shape (names aside) while the candidates have other shapes: the bank
+        words each question several ways, and three wordings of one query would fill the prompt
+        with one shape where the question's words may need another (`bench/examples.py` measures
+        both rules)."""
         if not self.examples or self.k == 0:
             return []
         if self._example_vectors is None:
@@ -351,14 +352,12 @@ class Text2Cypher(dspy.Module):
             candidates = sorted(candidates, key=lambda i: -(scores[i] + self.order_weight * order[i]))
         chosen, shapes = [], set()
         for i in candidates:
-            shape = self._example_shapes[i]
-            if self.distinct_shapes and shape in shapes:
-                continue
-            chosen.append(self.examples[i])
-            shapes.add(shape)
-            if len(chosen) == self.k:
-                break
-        return chosen
+            if not (self.distinct_shapes and self._example_shapes[i] in shapes):
+                chosen.append(i)
+                shapes.add(self._example_shapes[i])
+        # fewer shapes than k among the candidates (a graph of few templates): the nearest of the rest fill in
+        chosen = (chosen + [i for i in candidates if i not in chosen])[: self.k]
+        return [self.examples[i] for i in sorted(chosen, key=list(candidates).index)]
 
     def post_process(self, cypher: str, question: str | None = None) -> str:
         """Rule-based fixes (module doc): fences, a trailing ';', name literals held to the
