@@ -231,7 +231,9 @@ class Retriever:
                                f"{self.limits.max_text_chars} characters), got {len(text)} characters")
         if self.node_index is None:
             return Observation("RetrieveNode is unavailable: this graph has no node index")
-        key = " ".join(text.split())
+        # underscores as spaces: a name written as an id (`charles_lennox_1st_duke_of_richmond`, as
+        # PathQuestion asks) embeds nearer another node's name than its own
+        key = " ".join(text.replace("_", " ").split())
         node_id = self.retrieve_cache.get(key)
         if node_id is None:
             hits = self.node_index.search(key, 1)

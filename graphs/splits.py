@@ -7,7 +7,8 @@ train questions are for optimizers. The Nobel splits are question files of their
 - PathQuestion (`pathquestion-pq.json`, `pathquestion-pql.json`): `{"seed", "dev": [qid...],
   "train": [qid...]}`, chosen once by a seeded shuffle of the question file's topic entities
   (`python -m graphs.splits` rewrites them): in that order, the first PATHQUESTION_DEV questions
-  with distinct text are dev; train is every question about an entity no dev question names.
+  with distinct text and a distinct (entity, relation path) are dev; train is every question
+  about an entity no dev question names.
 - Synthetic (`synthetic.json`): `{"dev": {"seed", "num_per_tier"}, "train": {...}}`, the
   question-generator settings of each split. The graph is generated deterministically, so
   `glm-dspy build synthetic` writes `dev.jsonl` and `train.jsonl` beside `questions.jsonl`
@@ -74,18 +75,21 @@ def choose_pathquestion_split(questions: list[Question], seed: int = PATHQUESTIO
 
     Split by topic entity, not by text: PathQuestion words each (entity, path) several ways
     ("X 's couple 's nation", "which nationality is X 's couple"), so a text-only split put a
-    rewording of every dev question, with its entity and path, into train."""
+    rewording of every dev question, with its entity and path, into train. Dev takes one wording
+    of each (entity, relation path), so its 200 questions ask about more entities."""
     entities = sorted({topic_entity(q) for q in questions})
     random.Random(seed).shuffle(entities)
     rank = {entity: i for i, entity in enumerate(entities)}
     order = sorted(questions, key=lambda q: (rank[topic_entity(q)], q.qid))
-    dev, dev_texts, dev_entities = [], set(), set()
+    dev, dev_texts, dev_paths, dev_entities = [], set(), set(), set()
     for question in order:
         if len(dev) == PATHQUESTION_DEV:
             break
-        if question.question not in dev_texts:
+        path = (topic_entity(question), tuple((question.meta.get("path") or [])[1::2]) or question.question)
+        if question.question not in dev_texts and path not in dev_paths:
             dev.append(question.qid)
             dev_texts.add(question.question)
+            dev_paths.add(path)
             dev_entities.add(topic_entity(question))
     train = [q.qid for q in order if topic_entity(q) not in dev_entities]
     return {"seed": seed, "dev": dev, "train": train}

@@ -18,7 +18,7 @@ def test_pathquestion_split_files_are_the_seeded_choice_and_disjoint(variant):
     assert shipped == choose_pathquestion_split(questions), "stale split: rewrite with `python -m graphs.splits`"
     dev = load_questions(f"pathquestion:{variant}", split="dev")
     train = load_questions(f"pathquestion:{variant}", split="train")
-    assert len(dev) == PATHQUESTION_DEV and len(train) >= 1000
+    assert len(dev) == PATHQUESTION_DEV and len(train) >= 900
     assert {q.tier for q in dev + train} == {"multi_hop"}
     assert not {q.qid for q in dev} & {q.qid for q in train}
     assert not {q.question for q in dev} & {q.question for q in train}
@@ -38,8 +38,16 @@ def test_choose_pathquestion_split_is_a_seeded_shuffle_of_topic_entities():
     dev_texts = {by_qid[qid].question for qid in content["dev"]}
     dev_entities = {by_qid[qid].meta["topic_entity"] for qid in content["dev"]}
     assert len(content["dev"]) == len(dev_texts) == PATHQUESTION_DEV
-    assert len(dev_entities) == PATHQUESTION_DEV // 2  # whole entities: both texts of each
+    assert len(dev_entities) == PATHQUESTION_DEV // 2  # whole entities: both texts (paths) of each
     assert set(content["train"]) == {q.qid for q in questions if q.meta["topic_entity"] not in dev_entities}
+    # 300 entities, each with one path worded two ways: dev takes one wording of a path
+    worded = [Question(f"pq-{i}", f"q{i}?", "a", tier="multi_hop",
+                       meta={"topic_entity": f"e{i % 300}", "path": [f"e{i % 300}", "spouse", "x", "gender", "y"]})
+              for i in range(600)]
+    content = choose_pathquestion_split(worded, seed=5)
+    dev_entities = {f"e{int(qid[3:]) % 300}" for qid in content["dev"]}
+    assert len(content["dev"]) == len(dev_entities) == PATHQUESTION_DEV
+    assert len(content["train"]) == 2 * (300 - PATHQUESTION_DEV)
 
 
 def test_synthetic_splits_cover_every_tier_and_share_no_question():

@@ -76,3 +76,23 @@ def test_malformed_files_name_file_and_line(tmp_path, text, message):
 def test_missing_file(tmp_path):
     with pytest.raises(FileNotFoundError, match="no such triples file"):
         triples_graph(tmp_path / "nope.tsv")
+
+
+def test_a_name_written_as_its_id_finds_its_own_node(tmp_path, embedder):
+    """PathQuestion asks about `charles_lennox_1st_duke_of_richmond`; a small model copies that
+    into its snippet or query. Embedded with its underscores it was nearer the 3rd duke's name."""
+    from glm_dspy.graph import open_graph
+    from glm_dspy.modules.text2cypher import Text2Cypher
+    from graphs.datasets import build_database
+
+    dukes = [f"charles_lennox_{n}_duke_of_richmond" for n in ("1st", "2nd", "3rd", "4th", "5th")]
+    (tmp_path / "kb.tsv").write_text("".join(f"{a}\tchildren\t{b}\n" for a, b in zip(dukes, dukes[1:]))
+                                     + "".join(f"{d}\tgender\tmale\n" for d in dukes))
+    build_database(f"triples:{tmp_path / 'kb.tsv'}", tmp_path / "db", embedder=embedder)
+    with open_graph(tmp_path / "db", embedder=embedder) as graph:
+        for duke in dukes:
+            assert graph.retriever.retrieve_node(duke) == duke
+        query = Text2Cypher(graph, examples=None).post_process(
+            f"MATCH (a:entity {{name: '{dukes[0]}'}})-[:rel_children]->(b:entity) RETURN b.name",
+            f"who is {dukes[0]} 's heir ?")
+        assert "{name: 'charles lennox 1st duke of richmond'}" in query

@@ -420,12 +420,16 @@ class Text2Cypher(dspy.Module):
         return found[0][1:] if found else None
 
     def stored_name(self, text: str) -> str | None:
-        """The stored name `text` means: a node's name or title equal to it but for case, else the
-        name of the node RetrieveNode finds for it (a near spelling); None if neither."""
-        if (exact := self.exact_name(text)) is not None:
-            return exact[1]
+        """The stored name `text` means: a node's name or title equal to it but for case (or with
+        its underscores as spaces: a question's entity id copied into the query), else the name of
+        the node RetrieveNode finds for it (a near spelling); None if neither. RetrieveNode alone
+        took `charles_lennox_1st_duke_of_richmond` to the 3rd duke."""
+        spaced = " ".join(text.replace("_", " ").split())  # PathQuestion's `charles_lennox_1st_duke_of_richmond`
+        for form in dict.fromkeys((text, spaced)):
+            if (exact := self.exact_name(form)) is not None:
+                return exact[1]
         retriever = self.graph.retriever
-        node_id = retriever.retrieve_node(text) if retriever.node_index is not None else None
+        node_id = retriever.retrieve_node(spaced) if retriever.node_index is not None else None
         return retriever.label(node_id) if isinstance(node_id, str) else None
 
     def validate(self, cypher: str, question: str | None = None) -> str | None:
