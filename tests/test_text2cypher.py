@@ -10,7 +10,7 @@ import dspy
 import pytest
 from dspy.utils import DummyLM
 
-from glm_dspy.modules.text2cypher import Text2Cypher, read_only_problem
+from glm_dspy.modules.text2cypher import ORDER_WEIGHT, Text2Cypher, read_only_problem
 from glm_dspy.steps import CODE_ERROR
 
 BIRTH = "MATCH (l:laureate {name: 'Marie Curie'})-[:rel_birth_city]->(c:city) RETURN c.name"
@@ -270,14 +270,17 @@ def test_examples_are_one_per_query_shape_and_word_order_counts(nobel_graph, tmp
              "MATCH (a:entity {name: 'mary of teck'})-[:rel_children]->(:entity)-[:rel_nationality]->(b:entity) RETURN DISTINCT b.name")]
     path = tmp_path / "examples.jsonl"
     path.write_text("".join(json.dumps({"question": q, "cypher": c}) + "\n" for q, c in rows))
-    chosen = Text2Cypher(nobel_graph, examples=path, k=3).choose_examples("what is the son of husband of isabella_of_france ?")
+    chosen = Text2Cypher(nobel_graph, examples=path, k=3, order_weight=ORDER_WEIGHT,
+                         distinct_shapes=True).choose_examples("what is the son of husband of isabella_of_france ?")
     assert chosen[0]["question"] == "what is the son of husband of mary_of_teck ?"
     shapes = [re.sub(r"'[^']*'", "''", e["cypher"]) for e in chosen]
     assert len(shapes) == 3 and len(set(shapes)) == 3
     everything = Text2Cypher(nobel_graph, examples=path, k=5, distinct_shapes=False).choose_examples("the son ?")
     assert len(everything) == 5  # by meaning alone, every wording is an example of its own
     path.write_text("".join(json.dumps({"question": q, "cypher": c}) + "\n" for q, c in rows[:3]))
-    assert len(Text2Cypher(nobel_graph, examples=path, k=3).choose_examples("the son ?")) == 3  # one shape fills in
+    assert len(Text2Cypher(nobel_graph, examples=path, k=3, distinct_shapes=True).choose_examples("the son ?")) == 3
+    by_meaning = Text2Cypher(nobel_graph, examples=path, k=3).choose_examples("what is the husband of mary_of_teck 's son ?")
+    assert len({re.sub(r"'[^']*'", "''", e["cypher"]) for e in by_meaning}) == 1  # the default: the nearest, one shape
 
 
 @pytest.mark.parametrize("question, names", [

@@ -8,8 +8,7 @@ Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and le
                "<from> <relation> <to>"), and the node tables they join. The seed prunes with an
                LLM call (52% of its latency); embeddings cost no call.
   examples     the `k` training questions that ask most like this one (names left out:
-               `question_form`; word order counts; one per query shape: `choose_examples`),
-               with their Cypher, the nearest last, from the
+               `question_form`; `choose_examples`), with their Cypher, the nearest last, from the
                database's examples file (graphs/cypher_examples.py, written by `glm-dspy build` for
                Nobel and PathQuestion from their train splits; none for other graphs)
   generation   GenerateCypher (glm_dspy/signatures.py), one "cypher" step
@@ -80,7 +79,7 @@ RELATION_LIKENESS = 0.5
 QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']{3,}'")
 TIE_WEIGHT = 0.1  # of the whole question's similarity, next to its form's
 EXAMPLE_CANDIDATES = 32  # the examples nearest in meaning, reordered by word order (`choose_examples`)
-ORDER_WEIGHT = 0.6  # of the forms' word-order likeness (difflib ratio), next to their cosine
+ORDER_WEIGHT = 0.6  # of the forms' word-order likeness (difflib ratio), next to their cosine, where asked
 
 
 def question_form(question: str) -> str:
@@ -230,11 +229,12 @@ class Text2Cypher(dspy.Module):
     def __init__(self, graph, *, examples: Path | str | None = "default", k: int = DEFAULT_K,
                  max_relations: int = DEFAULT_MAX_RELATIONS, max_repairs: int = DEFAULT_MAX_REPAIRS,
                  cache_size: int = 256, max_tokens: int = 256, ground: bool = True,
-                 order_weight: float = ORDER_WEIGHT, distinct_shapes: bool = True):
+                 order_weight: float = 0.0, distinct_shapes: bool = False):
         """`examples`: a JSON Lines file of {"question", "cypher"}; "default" the dataset's own
         (graphs/cypher_examples.py), None none. `ground`: hold the query's name literals to the
-        names the question mentions (`ground_names`). `order_weight`, `distinct_shapes`: how the
-        `k` examples are chosen (`choose_examples`; 0 and False: by meaning alone)."""
+        names the question mentions (`ground_names`). `order_weight` (e.g. ORDER_WEIGHT),
+        `distinct_shapes`: how the `k` examples are chosen (`choose_examples`); off by default:
+        one example per shape cost Nobel 0.976 -> 0.570 EM (docs/benchmarks.md)."""
         super().__init__()
         assert k >= 0 and max_relations >= 1 and max_repairs >= 0 and cache_size >= 0
         self.graph, self.k, self.max_relations, self.max_repairs = graph, k, max_relations, max_repairs
