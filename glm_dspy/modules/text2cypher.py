@@ -328,9 +328,10 @@ class Text2Cypher(dspy.Module):
 
         Nearness is of the questions' forms, names aside (`question_form`: "When was Marie Curie
         born?" is nearest "When was Ivan Pavlov born?", not "When did Irène Joliot-Curie die?"),
-        the whole question breaking ties, and, among the EXAMPLE_CANDIDATES nearest, the forms'
-        word order (`ORDER_WEIGHT`: "the son of the husband of X" is not "the husband of X 's son").
-        One example per query shape (names aside) while the candidates have other shapes: the bank
+        the whole question breaking ties. Two options, off by default: `order_weight`, the forms'
+        word order among the EXAMPLE_CANDIDATES nearest ("the son of the husband of X" is not "the
+        husband of X 's son"); `distinct_shapes`, one example per query shape (names aside) while
+        the candidates have other shapes: the bank
         words each question several ways, and three wordings of one query would fill the prompt
         with one shape where the question's words may need another (`bench/examples.py` measures
         both rules)."""
@@ -345,7 +346,7 @@ class Text2Cypher(dspy.Module):
         form_vectors, whole_vectors = self._example_vectors
         form = question_form(question)
         scores = form_vectors @ self._embed([form])[0] + TIE_WEIGHT * (whole_vectors @ self._embed([question])[0])
-        candidates = np.argsort(-scores)[:EXAMPLE_CANDIDATES]
+        candidates = np.argsort(-scores)[:max(EXAMPLE_CANDIDATES, self.k)]
         if self.order_weight:
             words = form.lower().split()
             order = {i: SequenceMatcher(None, words, self._example_forms[i], autojunk=False).ratio() for i in candidates}
