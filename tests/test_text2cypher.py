@@ -10,6 +10,7 @@ import dspy
 import pytest
 from dspy.utils import DummyLM
 
+from glm_dspy.modules.cypher_paths import Chain
 from glm_dspy.modules.text2cypher import ORDER_WEIGHT, Text2Cypher, read_only_problem
 from glm_dspy.steps import CODE_ERROR
 
@@ -41,16 +42,16 @@ def test_the_gate_lets_words_inside_string_literals_through():
 
 def test_a_query_that_kuzu_refuses_goes_back_with_its_error_and_the_fix_answers(nobel_graph):
     program = Text2Cypher(nobel_graph)
-    lm = DummyLM([{"cypher": "MATCH (l:laureate {name: 'Marie Curie'})-[:rel_qx_zv]->(c:city) RETURN c.name"},  # near no relation: not replaced
+    lm = DummyLM([{"cypher": "MATCH (l:laureate {name: 'Marie Curie'})-[:rel_birth_city]->(c:city) RETURN c.qx_zv"},
                   {"cypher": BIRTH}])
     with dspy.context(lm=lm):
         prediction = program(question="In which city was Marie Curie born?")
     assert prediction.answer == "Warsaw" and prediction.error_category is None
     cypher_steps = [s for s in prediction.steps if s["agent"] == "cypher"]
     assert len(cypher_steps) == 2 and "Kuzu cannot run it" in cypher_steps[0]["error"]
-    assert "rel_qx_zv" in cypher_steps[0]["error"]  # the binder names what is wrong
+    assert "qx_zv" in cypher_steps[0]["error"]  # the binder names what is wrong
     second_prompt = lm.history[-1]["messages"][-1]["content"]
-    assert "rel_qx_zv" in second_prompt and "Kuzu cannot run it" in second_prompt  # fed back to the repair
+    assert "qx_zv" in second_prompt and "Kuzu cannot run it" in second_prompt  # fed back to the repair
     assert set(prediction.stages) >= {"cache", "pruning", "examples", "generation", "validation", "execution",
                                       "answer"}
 
@@ -133,6 +134,58 @@ def test_a_hop_the_node_does_not_have_walks_to_the_relationship_it_has(nobel_gra
     assert "returned no rows" in first["error"] and not first["ok"]  # Act's own query did not answer
     walked, note = program.walk("MATCH (l:laureate {name: 'Nobody Atall'})-[:rel_prize]->(p:prize) RETURN p.year")
     assert walked is None and note.endswith("(l:laureate {name: 'Nobody Atall'}) matches nothing")
+
+
+FAMILY = ("isabella\tparents\tphilip\n"
+          "philip\tspouse\tjoan\n"
+          "philip\tgender\tmale\n"
+          "joan\tgender\tfemale\n"
+          "richard\tspouse\tmary\n"
+          "mary\tgender\tfemale\n")
+
+
+@pytest.fixture(scope="module")
+def family_graph(tmp_path_factory, embedder):
+    from glm_dspy.graph import open_graph
+    from graphs.datasets import build_database
+
+    folder = tmp_path_factory.mktemp("family")
+    (folder / "kb.tsv").write_text(FAMILY)
+    build_database(f"triples:{folder / 'kb.tsv'}", folder / "db", embedder=embedder)
+    with open_graph(folder / "db", embedder=embedder) as graph:
+        yield graph
+
+
+def test_a_walk_never_steps_straight_back_the_way_it_came(family_graph):
+    """"The other half of Isabella's father" with its hops reversed: Isabella has no spouse, so
+    the first hop walks to `parents`; the father has no `parents`, and the nearest relation
+    leaving him is `inv_parents`, back to Isabella. The walk takes his `spouse` instead."""
+    program = Text2Cypher(family_graph, examples=None)
+    wrong = "MATCH (a:entity {name: 'isabella'})-[:rel_spouse]->(:entity)-[:rel_parents]->(b:entity) RETURN b.name"
+    hops = Chain.read(wrong).hops
+    assert program._back(hops[0], hops[1]) == "inv_spouse"
+    walked, _ = program.walk(wrong)
+    assert walked == ("MATCH (a:entity {name: 'isabella'})-[:rel_parents]->(:entity)-[:rel_spouse]->(b:entity) "
+                      "RETURN b.name")
+    lm = DummyLM([{"cypher": wrong}])
+    with dspy.context(lm=lm):
+        prediction = program(question="who is the other half of isabella 's father ?")
+    assert prediction.answer == "joan" and len(lm.history) == 1
+
+
+def test_a_relationship_table_the_graph_does_not_have_is_walked(family_graph):
+    """`rel_qx_zv` is near no relation, so post-processing keeps it and Kuzu's binder refuses the
+    query; the walk puts in the one relationship Richard has, and no repair call is made."""
+    program = Text2Cypher(family_graph, examples=None)
+    wrong = "MATCH (a:entity {name: 'richard'})-[:rel_qx_zv]->(:entity)-[:rel_gender]->(b:entity) RETURN b.name"
+    assert program.post_process(wrong) == wrong
+    lm = DummyLM([{"cypher": wrong}])
+    with dspy.context(lm=lm):
+        prediction = program(question="is richard 's darling a man or a woman ?")
+    assert prediction.answer == "female" and len(lm.history) == 1
+    assert prediction.cypher == wrong.replace("rel_qx_zv", "rel_spouse")
+    first = [s for s in prediction.steps if s["agent"] == "cypher"][0]
+    assert "rel_qx_zv does not exist" in first["error"] and not first["ok"]
 
 
 def test_a_repeated_question_is_answered_from_the_cache_without_a_call(nobel_graph):

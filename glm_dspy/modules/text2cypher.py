@@ -22,9 +22,11 @@ Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and le
   validation   a read-only gate (one statement; no write, schema or admin clause outside string
                literals) and Kuzu's EXPLAIN, a "graph" step
   execution    on the read-only database under the store's query timeout, a "graph" step
-  walk         an empty result of one chain pattern: hop by hop, a relationship the node where the
-               path stops lacks becomes the one nearest it in meaning that leaves that node
-               (`walk`, glm_dspy/modules/cypher_paths.py); the walked query is run, a "graph" step
+  walk         an empty result of one chain pattern, or a relationship table the graph does not
+               have: hop by hop, a relationship the node where the path stops lacks becomes the
+               one nearest it in meaning that leaves that node, never the inverse of the hop just
+               taken (that goes back to where the path was) (`walk`,
+               glm_dspy/modules/cypher_paths.py); the walked query is run, a "graph" step
   repair       a refused clause, an EXPLAIN error or an empty result goes back to generation with
                the error, at most `max_repairs` (3) times; a repair that repeats the failed query
                ends the query there (the same prompt would repeat it again)
@@ -51,7 +53,7 @@ import numpy as np
 
 from glm_dspy.adapter import GLMAdapter
 from glm_dspy.modules.calls import call_agent
-from glm_dspy.modules.cypher_paths import Chain
+from glm_dspy.modules.cypher_paths import Chain, Hop
 from glm_dspy.signatures import AnswerFromRows, GenerateCypher
 from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, UNEXPECTED_OUTPUT, Step, StepLog
 
@@ -67,6 +69,7 @@ FORBIDDEN = re.compile(r"\b(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|ALTER|COP
 NAME_LITERAL = r"(\b{f}\s*:\s*|\.{f}\s*=\s*)'((?:[^'\\]|\\.)*)'"  # f: a text feature (name, title)
 NO_ROWS = "the query returned no rows: check each name, each relationship table and its direction against the schema"
 UNBOUND = re.compile(r"Binder exception: Variable (\w+) is not in scope")
+UNKNOWN_TABLE = re.compile(r"Binder exception: Table rel_\w+ does not exist")
 FENCE = re.compile(r"^```(?:cypher)?\s*|\s*```$", re.IGNORECASE)
 
 
@@ -531,18 +534,19 @@ class Text2Cypher(dspy.Module):
                     timed("execution", started)
                     if problem is None and not rows:
                         walked, problem = self.walk(cypher)
-                        if walked is not None:  # a relationship the node where the path stops has
-                            rows, failed = self.execute(walked)
-                            log.add(Step("graph", code=walked, output=_rows_text(rows) if rows else "",
-                                         error=failed or (None if rows else "no rows either")))
-                            if rows:
-                                step.error, cypher = problem, walked
-                                break
+                        if walked is not None and (rows := self._run_walked(walked, question, log)):
+                            step.error, cypher = problem, walked
+                            break
                     if problem is None:
                         step.ok = True
                         break
                     category = RETRIEVAL_ERROR
                 else:
+                    if UNKNOWN_TABLE.search(problem):  # `rel_darling`: near no relation, so post-processing kept it
+                        walked, _ = self.walk(cypher)
+                        if walked is not None and (rows := self._run_walked(walked, question, log)):
+                            step.error, cypher = problem, walked
+                            break
                     category = CODE_ERROR
                 step.error = problem
                 previous, error = cypher, problem
@@ -557,7 +561,11 @@ class Text2Cypher(dspy.Module):
         """For a query that returned no rows: (the query with each relationship that leads nowhere
         replaced by the one nearest it in meaning among those that leave the node where the path
         stops, or None where none does or the query is not one chain; what the path reached, for
-        the repair). "Robin Hood" has no `rel_music_release_track_recording` but has its inverse."""
+        the repair). "Robin Hood" has no `rel_music_release_track_recording` but has its inverse.
+        A hop never walks back the way the previous one came: "the other half of Isabella's
+        father" written `-[:rel_spouse]->()-[:rel_parents]->` walked to `rel_parents` then
+        `rel_inv_parents`, Isabella herself; now the father's `rel_spouse`. A table the graph does
+        not have (`rel_darling`) leads nowhere too, and is walked the same way."""
         from graphs.schema import REL_PREFIX, rel_table
 
         path = Chain.read(cypher)
@@ -579,11 +587,37 @@ class Text2Cypher(dspy.Module):
                 return None, f"the query returned no rows: {stop} {where}"
             if hop.relation.removeprefix(REL_PREFIX) in leaving:  # the hop is there, a later condition is not
                 return None, NO_ROWS
+            if hop_index and (back := self._back(path.hops[hop_index - 1], hop)) in leaving:
+                leaving.discard(back)  # `parents` then `inv_parents` answers with where the path started
+                if not leaving:
+                    return None, f"the query returned no rows: the only relationship leaving {stop} leads back"
             path = path.with_relation(hop_index, rel_table(self._nearest_relation(hop.relation, leaving)[0]))
             changed = True
         if not changed:
             return None, NO_ROWS
         return path.cypher, NO_ROWS
+
+    def _back(self, previous: Hop, hop: Hop) -> str | None:
+        """The relation that, taken as `hop` right after `previous`, goes straight back: in a graph
+        of triples (graphs/triples.py) `inv_r` holds `r` backwards, so `-[:r]->` then `-[:inv_r]->`
+        returns to the node the path came from. None in a graph without such pairs."""
+        from graphs.schema import REL_PREFIX
+        from graphs.triples import INVERSE_PREFIX
+
+        if previous.outgoing != hop.outgoing:
+            return None
+        relation = previous.relation.removeprefix(REL_PREFIX)
+        inverse = relation.removeprefix(INVERSE_PREFIX) if relation.startswith(INVERSE_PREFIX) \
+            else INVERSE_PREFIX + relation
+        return inverse if inverse in self.graph.schema.relations else None
+
+    def _run_walked(self, walked: str, question: str, log: StepLog) -> list[dict] | None:
+        """The rows of a walked query (a "graph" step), or None where it fails or has none."""
+        problem = self.validate(walked, question)
+        rows, problem = self.execute(walked) if problem is None else (None, problem)
+        log.add(Step("graph", code=walked, output=_rows_text(rows) if rows else "",
+                     error=problem or (None if rows else "no rows either")))
+        return rows or None
 
     @staticmethod
     def _bind_unbound(cypher: str, problem: str) -> str | None:
