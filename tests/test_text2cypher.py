@@ -141,7 +141,10 @@ FAMILY = ("isabella\tparents\tphilip\n"
           "philip\tgender\tmale\n"
           "joan\tgender\tfemale\n"
           "richard\tspouse\tmary\n"
-          "mary\tgender\tfemale\n")
+          "mary\tgender\tfemale\n"
+          "elliott_yamin\ttrack_list\t18_tracks\n"
+          "18_tracks\trelease\tfree\n"
+          "kalama\tspouse\tkeoua\n")
 
 
 @pytest.fixture(scope="module")
@@ -186,6 +189,22 @@ def test_a_relationship_table_the_graph_does_not_have_is_walked(family_graph):
     assert prediction.cypher == wrong.replace("rel_qx_zv", "rel_spouse")
     first = [s for s in prediction.steps if s["agent"] == "cypher"][0]
     assert "rel_qx_zv does not exist" in first["error"] and not first["ok"]
+
+
+def test_a_literal_is_held_to_the_question_s_names_not_to_its_schema_words(family_graph):
+    """PathQuestion writes relations as words with underscores ("elliott_yamin 's track_list"):
+    "track list" is the schema's word, not a name, and must not take the place of an example's
+    name the model copied. A lower-case name before a possessive is found by the graph."""
+    program = Text2Cypher(family_graph, examples=None)
+    question = "what is the release of elliott_yamin 's track_list ?"
+    assert program.names_in(question) == ["elliott yamin"]
+    copied = "MATCH (a:entity {name: '18 tracks'})-[:rel_track_list]->(b:entity) RETURN b.name"
+    assert "{name: 'elliott yamin'}" in program.post_process(copied, question)
+    question = "is kalama 's darling a man or a woman ?"
+    assert program.names_in(question) == ["kalama"]
+    copied = "MATCH (a:entity {name: 'richard'})-[:rel_spouse]->(b:entity) RETURN b.name"
+    assert "{name: 'kalama'}" in program.post_process(copied, question)
+    assert program.names_in("is somebody 's darling a man ?") == []  # names no node: literals stay
 
 
 def test_a_repeated_question_is_answered_from_the_cache_without_a_call(nobel_graph):

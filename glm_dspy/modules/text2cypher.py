@@ -14,8 +14,9 @@ Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and le
   generation   GenerateCypher (glm_dspy/signatures.py), one "cypher" step
   post-process rule-based: code fences and a trailing ';' dropped; every name literal
                (`{name: '...'}`, `x.title = '...'`: any node type's text feature) is held to the
-               names the question mentions (`ground_names`: one it does not hold, often an
-               example's, becomes the question's name most like it), then becomes a stored
+               names the question mentions, not its schema words (`names_in`, `ground_names`: one
+               it does not hold, often an example's, becomes the question's name most like it),
+               then becomes a stored
                name: the one equal to it but for case, else that of the node RetrieveNode finds;
                a node pattern whose name is another node type's takes that type's label; a
                relationship table the graph does not have becomes the one nearest it in meaning
@@ -80,6 +81,7 @@ RELATIONSHIP_LABEL = re.compile(r"(\[\s*\w*\s*:\s*)`?(\w+)`?")
 # is 0.25 from everything and goes to repair instead
 RELATION_LIKENESS = 0.5
 QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']{3,}'")
+POSSESSOR_WORDS = 5  # the longest run of lower-case words before "'s" tried as a name
 TIE_WEIGHT = 0.1  # of the whole question's similarity, next to its form's
 EXAMPLE_CANDIDATES = 32  # the examples nearest in meaning, reordered by word order (`choose_examples`)
 ORDER_WEIGHT = 0.6  # of the forms' word-order likeness (difflib ratio), next to their cosine, where asked
@@ -160,7 +162,7 @@ def _folded(text: str) -> str:
     return " ".join(re.sub(r"[\W_]+", " ", text.lower()).split())
 
 
-def ground_names(literals: list[str], question: str) -> list[str]:
+def ground_names(literals: list[str], question: str, names: list[str] | None = None) -> list[str]:
     """Each name literal a query holds, held to the names its question mentions (`question_names`).
 
     A small model often copies an example's name instead of the question's ("Agnieszka Nelson" for
@@ -168,8 +170,9 @@ def ground_names(literals: list[str], question: str) -> list[str]:
     A. Clark" for "Fatima Clark", another author). A literal the question holds (case, underscores
     and punctuation aside) stays; any other becomes the question's name most like it, one the
     query's other literals do not already name first. Where the question mentions no name, every
-    literal stays."""
-    names = question_names(question)
+    literal stays. `names`: the question's names where the caller knows them better
+    (`Text2Cypher.names_in`)."""
+    names = question_names(question) if names is None else names
     if not names:
         return list(literals)
     text = f" {_folded(question)} "
@@ -369,7 +372,7 @@ class Text2Cypher(dspy.Module):
         cypher = FENCE.sub("", cypher.strip()).strip().rstrip(";").strip()
         literals = [_unescape(match.group(2)) for match in self._name_literal.finditer(cypher)]
         if question is not None and self.ground:
-            literals = ground_names(literals, question)
+            literals = ground_names(literals, question, self.names_in(question))
         texts = iter(literals)
 
         def link(match: re.Match) -> str:
@@ -378,6 +381,42 @@ class Text2Cypher(dspy.Module):
             return f"{match.group(1)}'{_escape(name if name is not None else text)}'"
         cypher = self._node_pattern.sub(self._relabel, self._name_literal.sub(link, cypher))
         return RELATIONSHIP_LABEL.sub(self._known_relation, cypher)
+
+    def names_in(self, question: str) -> list[str]:
+        """The names a query's literals are held to (`ground_names`): the question's names
+        (`question_names`) but the schema's own words (PathQuestion's relation word `track_list`
+        read as the name "track list", and took the place of 'Elliott Yamin'); where none is left,
+        a lower-case name before a possessive that names a node exactly ("is kalama 's darling
+        a man ?")."""
+        names = [name for name in question_names(question) if not self._schema_word(name)]
+        return names or self._possessors(question)
+
+    def _schema_word(self, name: str) -> bool:
+        """Whether `name` spells a relation or feature of the graph, or the end of one (`track
+        list`: music_release_track_list), rather than a node's name; one the graph has as a
+        node's name exactly is a name."""
+        word = "_".join(name.lower().split())
+        schema = self.graph.schema
+        spelled = any(relation == word or relation.endswith("_" + word) for relation in schema.relations) \
+            or any(word in node_type.features for node_type in schema.node_types.values())
+        return spelled and self.exact_name(name) is None
+
+    def _possessors(self, question: str) -> list[str]:
+        """The stored names of nodes named, exactly, by the words right before a possessive
+        ("of funk 's tracks" -> "funk"), the longest run of at most POSSESSOR_WORDS first."""
+        words = re.sub(r"(\w)(['’]s)\b", r"\1 \2", question).split()
+        found = []
+        for at, word in enumerate(words):
+            if word not in ("'s", "’s"):
+                continue
+            for length in range(min(POSSESSOR_WORDS, at), 0, -1):
+                run = words[at - length: at]
+                if run[0].lower() in QUESTION_WORDS or run[0].lower() in NAME_CONNECTORS:
+                    continue
+                if (exact := self.exact_name(" ".join(run))) is not None:
+                    found.append(exact[1])
+                    break
+        return list(dict.fromkeys(found))
 
     def _known_relation(self, match: re.Match) -> str:
         """A relationship table the graph does not have (`rel_husband`, `rel_parent`: a word of
