@@ -207,6 +207,23 @@ def test_a_literal_is_held_to_the_question_s_names_not_to_its_schema_words(famil
     assert program.names_in("is somebody 's darling a man ?") == []  # names no node: literals stay
 
 
+def test_a_query_that_returns_the_name_it_starts_from_returns_where_it_ends(family_graph):
+    """`... RETURN a.name` of the node matched by {name: 'richard'} answers "richard" whatever
+    the graph holds: the name of the node the chain ends at is returned instead."""
+    program = Text2Cypher(family_graph, examples=None)
+    own = "MATCH (a:entity {name: 'richard'})-[:rel_spouse]->(:entity) RETURN DISTINCT a.name"
+    assert program.post_process(own) == ("MATCH (a:entity {name: 'richard'})-[:rel_spouse]->(b:entity) "
+                                         "RETURN DISTINCT b.name")
+    bound = "MATCH (b:entity {name: 'richard'})-[:rel_spouse]->(m:entity) RETURN b.name"
+    assert program.post_process(bound).endswith("->(m:entity) RETURN m.name")
+    for kept in ("MATCH (a:entity)-[:rel_spouse]->(b:entity {name: 'mary'}) RETURN a.name",  # a is the answer
+                 "MATCH (a:entity {name: 'richard'})-[:rel_spouse]->(b:entity) RETURN a.name, b.name"):
+        assert program.post_process(kept) == kept
+    lm = DummyLM([{"cypher": own}])
+    with dspy.context(lm=lm):
+        assert program(question="who is richard 's spouse ?").answer == "mary"
+
+
 def test_a_repeated_question_is_answered_from_the_cache_without_a_call(nobel_graph):
     program = Text2Cypher(nobel_graph)
     lm = DummyLM([{"cypher": BIRTH}])

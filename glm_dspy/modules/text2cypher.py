@@ -19,7 +19,8 @@ Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and le
                then becomes a stored
                name: the one equal to it but for case, else that of the node RetrieveNode finds;
                a node pattern whose name is another node type's takes that type's label; a
-               relationship table the graph does not have becomes the one nearest it in meaning
+               relationship table the graph does not have becomes the one nearest it in meaning;
+               a chain that returns the name its first node is matched by returns its last node's
   validation   a read-only gate (one statement; no write, schema or admin clause outside string
                literals) and Kuzu's EXPLAIN, a "graph" step
   execution    on the read-only database under the store's query timeout, a "graph" step
@@ -54,7 +55,7 @@ import numpy as np
 
 from glm_dspy.adapter import GLMAdapter
 from glm_dspy.modules.calls import call_agent
-from glm_dspy.modules.cypher_paths import Chain, Hop
+from glm_dspy.modules.cypher_paths import END, NODE_HEAD, Chain, Hop
 from glm_dspy.signatures import AnswerFromRows, GenerateCypher
 from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, UNEXPECTED_OUTPUT, Step, StepLog
 
@@ -70,6 +71,7 @@ FORBIDDEN = re.compile(r"\b(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|ALTER|COP
 NAME_LITERAL = r"(\b{f}\s*:\s*|\.{f}\s*=\s*)'((?:[^'\\]|\\.)*)'"  # f: a text feature (name, title)
 NO_ROWS = "the query returned no rows: check each name, each relationship table and its direction against the schema"
 UNBOUND = re.compile(r"Binder exception: Variable (\w+) is not in scope")
+RETURN_ONE = re.compile(r"^\s*RETURN\s+(DISTINCT\s+)?(\w+)\.(\w+)\s*$", re.IGNORECASE)
 UNKNOWN_TABLE = re.compile(r"Binder exception: Table rel_\w+ does not exist")
 FENCE = re.compile(r"^```(?:cypher)?\s*|\s*```$", re.IGNORECASE)
 
@@ -256,6 +258,7 @@ class Text2Cypher(dspy.Module):
         self.cache_hits = self.cache_misses = 0
         self.examples = self._read_examples(examples)
         text_features = sorted({t.text_feature for t in graph.schema.node_types.values() if t.text_feature})
+        self._text_features = frozenset(text_features)
         self._name_literal = re.compile(NAME_LITERAL.format(f="(?:" + "|".join(map(re.escape, text_features)) + ")")
                                         if text_features else r"(?!x)x")
         self._node_pattern = re.compile(r"\((\w*)\s*:\s*`?(\w+)`?\s*\{\s*(" + "|".join(map(re.escape, text_features))
@@ -380,7 +383,28 @@ class Text2Cypher(dspy.Module):
             name = self.stored_name(text)
             return f"{match.group(1)}'{_escape(name if name is not None else text)}'"
         cypher = self._node_pattern.sub(self._relabel, self._name_literal.sub(link, cypher))
-        return RELATIONSHIP_LABEL.sub(self._known_relation, cypher)
+        return self._return_end(RELATIONSHIP_LABEL.sub(self._known_relation, cypher))
+
+    def _return_end(self, cypher: str) -> str:
+        """A chain that returns the very name its first node is matched by (`MATCH (a:entity {name:
+        'Trenton'})-[:rel_location_location_containedby]->(:entity) RETURN DISTINCT a.name`
+        answers "Trenton" whatever the graph holds) returns the name of the node it ends at."""
+        path = Chain.read(cypher)
+        returned = RETURN_ONE.match(path.rest) if path is not None else None
+        start = NODE_HEAD.match(path.nodes[0]).group(1) if returned else None
+        if not start or returned.group(2) != start or self._name_literal.search(path.nodes[0]) is None \
+                or returned.group(3) not in self._text_features:
+            return cypher
+        end = path.binds_last()
+        if end == start:
+            return cypher
+        if end is None:
+            end = next(v for v in ("b", "x", END) if not re.search(rf"\b{v}\b", cypher))
+            path = path.bind_last(end)
+        node_type = self.graph.schema.node_types.get(path.label(len(path.nodes) - 1) or "")
+        feature = node_type.text_feature if node_type is not None and node_type.text_feature else returned.group(3)
+        head = path.cypher[: len(path.cypher) - len(path.rest)]
+        return f"{head} RETURN {returned.group(1) or ''}{end}.{feature}"
 
     def names_in(self, question: str) -> list[str]:
         """The names a query's literals are held to (`ground_names`): the question's names
