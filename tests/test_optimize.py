@@ -369,3 +369,12 @@ def test_a_compiled_cypher_instruction_is_saved_and_reproduces_the_query_prompt(
     assert messages == agent_messages(program, question)
     assert rule in messages["cypher"][0]["content"] and "Warsaw" in messages["cypher"][-1]["content"]
     assert rule not in agent_messages(GLM(nobel_graph, compiled=None), question)["cypher"][0]["content"]
+
+
+def test_the_compile_shows_a_training_question_no_example_about_itself(nobel_graph):
+    """Its Cypher Act's bank is the train split; every candidate an optimizer copies keeps the rule."""
+    from optimize.compile import hold_out_own
+
+    program = hold_out_own(GLM(nobel_graph, compiled=None))
+    assert program.cypher.hold_out_own and program.deepcopy().cypher.hold_out_own
+    assert not GLM(nobel_graph, compiled=None).cypher.hold_out_own  # ask/eval/demo: the whole bank

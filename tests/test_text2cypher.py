@@ -224,6 +224,18 @@ def test_a_query_that_returns_the_name_it_starts_from_returns_where_it_ends(fami
         assert program(question="who is richard 's spouse ?").answer == "mary"
 
 
+def test_a_training_question_can_be_shown_no_example_about_its_own_entities(nobel_graph):
+    """The bank is the train split: its own questions find themselves in it. `hold_out_own`
+    (what optimize.compile sets) shows them what a dev question sees: others' examples."""
+    program = Text2Cypher(nobel_graph)
+    question = program.examples[0]["question"]  # "When was Ivan Pavlov born?"-like, in the bank
+    named = program.names_in(question)
+    assert named and any(named[0] in e["cypher"] for e in program.choose_examples(question))
+    program.hold_out_own = True
+    shown = program.choose_examples(question)
+    assert len(shown) == program.k and not any(named[0] in e["cypher"] for e in shown)
+
+
 def test_a_repeated_question_is_answered_from_the_cache_without_a_call(nobel_graph):
     program = Text2Cypher(nobel_graph)
     lm = DummyLM([{"cypher": BIRTH}])

@@ -237,12 +237,15 @@ class Text2Cypher(dspy.Module):
     def __init__(self, graph, *, examples: Path | str | None = "default", k: int = DEFAULT_K,
                  max_relations: int = DEFAULT_MAX_RELATIONS, max_repairs: int = DEFAULT_MAX_REPAIRS,
                  cache_size: int = 256, max_tokens: int = 256, ground: bool = True,
-                 order_weight: float = 0.0, distinct_shapes: bool = False):
+                 order_weight: float = 0.0, distinct_shapes: bool = False, hold_out_own: bool = False):
         """`examples`: a JSON Lines file of {"question", "cypher"}; "default" the dataset's own
         (graphs/cypher_examples.py), None none. `ground`: hold the query's name literals to the
         names the question mentions (`ground_names`). `order_weight` (e.g. ORDER_WEIGHT),
         `distinct_shapes`: how the `k` examples are chosen (`choose_examples`); off by default:
-        one example per shape cost Nobel 0.976 -> 0.570 EM (docs/benchmarks.md)."""
+        one example per shape cost Nobel 0.976 -> 0.570 EM (docs/benchmarks.md).
+        `hold_out_own`: show no example that names one of the question's own names. The bank is
+        the train split, so a training question would see its own query (and its rewordings');
+        an optimizer (optimize/compile.py) must see the program as a dev question does."""
         super().__init__()
         assert k >= 0 and max_relations >= 1 and max_repairs >= 0 and cache_size >= 0
         self.graph, self.k, self.max_relations, self.max_repairs = graph, k, max_relations, max_repairs
@@ -252,6 +255,7 @@ class Text2Cypher(dspy.Module):
         self.cache_size = cache_size
         self.ground = ground
         self.order_weight, self.distinct_shapes = order_weight, distinct_shapes
+        self.hold_out_own = hold_out_own
         self._schema_text = graph.schema.summary()  # part of every answer-cache key
         self._cache: OrderedDict[str, dict] = OrderedDict()
         self._cache_lock = _CopyableLock()
@@ -263,7 +267,7 @@ class Text2Cypher(dspy.Module):
                                         if text_features else r"(?!x)x")
         self._node_pattern = re.compile(r"\((\w*)\s*:\s*`?(\w+)`?\s*\{\s*(" + "|".join(map(re.escape, text_features))
                                         + r")\s*:\s*'((?:[^'\\]|\\.)*)'\s*\}\)" if text_features else r"(?!x)x")
-        self._example_vectors = self._example_forms = self._example_shapes = None
+        self._example_vectors = self._example_forms = self._example_shapes = self._example_names = None
         self._relation_vectors = None
         self._relation_name_vectors = None
 
@@ -352,9 +356,14 @@ class Text2Cypher(dspy.Module):
             self._example_vectors = (self._embed(forms), self._embed(questions))
             self._example_forms = [form.lower().split() for form in forms]
             self._example_shapes = [STRING_LITERAL.sub("''", e["cypher"]) for e in self.examples]
+            self._example_names = [{_folded(_unescape(m.group(2))) for m in self._name_literal.finditer(e["cypher"])}
+                                   for e in self.examples]
         form_vectors, whole_vectors = self._example_vectors
         form = question_form(question)
         scores = form_vectors @ self._embed([form])[0] + TIE_WEIGHT * (whole_vectors @ self._embed([question])[0])
+        if self.hold_out_own:
+            own = {_folded(name) for name in self.names_in(question)}
+            scores = np.where([bool(names & own) for names in self._example_names], -np.inf, scores)
         candidates = np.argsort(-scores)[:max(EXAMPLE_CANDIDATES, self.k)]
         if self.order_weight:
             words = form.lower().split()
@@ -367,6 +376,7 @@ class Text2Cypher(dspy.Module):
                 shapes.add(self._example_shapes[i])
         # fewer shapes than k among the candidates (a graph of few templates): the nearest of the rest fill in
         chosen = (chosen + [i for i in candidates if i not in chosen])[: self.k]
+        chosen = [i for i in chosen if np.isfinite(scores[i])]  # held out (`hold_out_own`), in a bank of few
         return [self.examples[i] for i in sorted(chosen, key=list(candidates).index)]
 
     def post_process(self, cypher: str, question: str | None = None) -> str:
