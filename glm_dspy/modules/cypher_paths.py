@@ -91,3 +91,18 @@ class Chain:
         for hop, node in zip(self.hops[:hops], nodes[1:]):
             parts.append(f"-[:{hop.relation}]->{node}" if hop.outgoing else f"<-[:{hop.relation}]-{node}")
         return "".join(parts), variable
+
+    def with_hops(self, hops: list[tuple[str, bool, str | None]]) -> Chain | None:
+        """This chain's first node, then `hops` (relationship table, outgoing, the label of the node
+        it reaches or None), the last node bound to the variable the old last node binds, the rest
+        of the query kept. None where that cannot keep the query's meaning: the old last node binds
+        no variable or holds properties, or an inner node binds a variable the rest uses."""
+        last = self.binds_last()
+        inner = [NODE_HEAD.match(node).group(1) for node in self.nodes[1:-1]]
+        if last is None or "{" in self.nodes[-1] or any(v and re.search(rf"\b{v}\b", self.rest) for v in inner):
+            return None
+        parts = [self.nodes[0]]
+        for at, (table, outgoing, label) in enumerate(hops):
+            node = "(" + (last if at == len(hops) - 1 else "") + (f":{label}" if label else "") + ")"
+            parts.append(f"-[:{table}]->{node}" if outgoing else f"<-[:{table}]-{node}")
+        return Chain.read(self.cypher[: MATCH.match(self.cypher).start(1)] + "".join(parts) + self.rest)

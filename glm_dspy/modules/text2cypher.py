@@ -20,7 +20,11 @@ Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and le
                name: the one equal to it but for case, else that of the node RetrieveNode finds;
                a node pattern whose name is another node type's takes that type's label; a
                relationship table the graph does not have becomes the one nearest it in meaning;
-               a chain that returns the name its first node is matched by returns its last node's
+               a chain that returns the name its first node is matched by returns its last node's;
+               a chain from a named node whose relations are not the ones the question's words
+               spell, in path order, is rebuilt from the words where that returns rows
+               (`_spelled_path`, glm_dspy/modules/relation_words.py: the words are learned from
+               the examples, and used only where they give back the bank's own paths)
   validation   a read-only gate (one statement; no write, schema or admin clause outside string
                literals) and Kuzu's EXPLAIN, a "graph" step
   execution    on the read-only database under the store's query timeout, a "graph" step
@@ -56,6 +60,7 @@ import numpy as np
 from glm_dspy.adapter import GLMAdapter
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.cypher_paths import END, NODE_HEAD, Chain, Hop
+from glm_dspy.modules.relation_words import RelationWords, chain_relations, start_name
 from glm_dspy.signatures import AnswerFromRows, GenerateCypher
 from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, UNEXPECTED_OUTPUT, Step, StepLog
 
@@ -85,6 +90,8 @@ RELATION_LIKENESS = 0.5
 QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']{3,}'")
 POSSESSOR_WORDS = 5  # the longest run of lower-case words before "'s" tried as a name
 TIE_WEIGHT = 0.1  # of the whole question's similarity, next to its form's
+MAX_SPELLED_HOPS = 3  # the longest chain rebuilt from the question's relation words
+MAX_SPELLED_READINGS = 12  # of a question whose words may stand for several relations, the readings tried
 EXAMPLE_CANDIDATES = 32  # the examples nearest in meaning, reordered by word order (`choose_examples`)
 ORDER_WEIGHT = 0.6  # of the forms' word-order likeness (difflib ratio), next to their cosine, where asked
 
@@ -237,7 +244,8 @@ class Text2Cypher(dspy.Module):
     def __init__(self, graph, *, examples: Path | str | None = "default", k: int = DEFAULT_K,
                  max_relations: int = DEFAULT_MAX_RELATIONS, max_repairs: int = DEFAULT_MAX_REPAIRS,
                  cache_size: int = 256, max_tokens: int = 256, ground: bool = True,
-                 order_weight: float = 0.0, distinct_shapes: bool = False, hold_out_own: bool = False):
+                 order_weight: float = 0.0, distinct_shapes: bool = False, hold_out_own: bool = False,
+                 spelled_paths: bool = True):
         """`examples`: a JSON Lines file of {"question", "cypher"}; "default" the dataset's own
         (graphs/cypher_examples.py), None none. `ground`: hold the query's name literals to the
         names the question mentions (`ground_names`). `order_weight` (e.g. ORDER_WEIGHT),
@@ -245,7 +253,9 @@ class Text2Cypher(dspy.Module):
         one example per shape cost Nobel 0.976 -> 0.570 EM (docs/benchmarks.md).
         `hold_out_own`: show no example that names one of the question's own names. The bank is
         the train split, so a training question would see its own query (and its rewordings');
-        an optimizer (optimize/compile.py) must see the program as a dev question does."""
+        an optimizer (optimize/compile.py) must see the program as a dev question does.
+        `spelled_paths`: rebuild a chain the question's relation words spell otherwise
+        (`_spelled_path`), where the bank shows the graph's questions spell their paths."""
         super().__init__()
         assert k >= 0 and max_relations >= 1 and max_repairs >= 0 and cache_size >= 0
         self.graph, self.k, self.max_relations, self.max_repairs = graph, k, max_relations, max_repairs
@@ -261,6 +271,8 @@ class Text2Cypher(dspy.Module):
         self._cache_lock = _CopyableLock()
         self.cache_hits = self.cache_misses = 0
         self.examples = self._read_examples(examples)
+        self.relation_words = RelationWords.learn(self.examples, graph.schema.relations) \
+            if spelled_paths and self.examples else None
         text_features = sorted({t.text_feature for t in graph.schema.node_types.values() if t.text_feature})
         self._text_features = frozenset(text_features)
         self._name_literal = re.compile(NAME_LITERAL.format(f="(?:" + "|".join(map(re.escape, text_features)) + ")")
@@ -393,7 +405,45 @@ class Text2Cypher(dspy.Module):
             name = self.stored_name(text)
             return f"{match.group(1)}'{_escape(name if name is not None else text)}'"
         cypher = self._node_pattern.sub(self._relabel, self._name_literal.sub(link, cypher))
-        return self._return_end(RELATIONSHIP_LABEL.sub(self._known_relation, cypher))
+        cypher = self._return_end(RELATIONSHIP_LABEL.sub(self._known_relation, cypher))
+        return self._spelled_path(cypher, question) if question is not None else cypher
+
+    def _spelled_path(self, cypher: str, question: str) -> str:
+        """A chain from a named node whose relations are not the ones the question's words spell
+        in path order (glm_dspy/modules/relation_words.py), with no more hops than the words say,
+        rebuilt from the words: the first of their readings (the query's own relation first where
+        a word allows it) whose chain returns rows. "the faith of muhammad_al-mahdi 's parent ?"
+        written `-[:rel_parents]->` answered with the parent; rebuilt `-[:rel_parents]->()-[:rel_religion]->`.
+        Unchanged where the graph's bank does not show its questions spelling their paths."""
+        from itertools import islice, product
+
+        from graphs.schema import rel_table
+
+        words = self.relation_words
+        path = Chain.read(cypher) if words is not None and words.usable else None
+        name = start_name(path) if path is not None else None
+        spelled = words.path(question, name) if name is not None else None
+        if not spelled or not len(path.hops) <= len(spelled) <= MAX_SPELLED_HOPS:
+            return cypher
+        written = chain_relations(path)
+        if len(written) == len(spelled) and all(hop in said for hop, said in zip(written, spelled)):
+            return cypher
+        readings = [sorted(said, key=lambda hop: hop not in written) for said in spelled]
+        for reading in islice(product(*readings), MAX_SPELLED_READINGS):
+            hops = [(rel_table(relation), outgoing, self._reached_label(relation, outgoing))
+                    for relation, outgoing in reading]
+            rebuilt = path.with_hops(hops)
+            if rebuilt is None:
+                return cypher
+            rows, problem = self.execute(rebuilt.cypher)
+            if rows and problem is None:
+                return rebuilt.cypher
+        return cypher
+
+    def _reached_label(self, relation: str, outgoing: bool) -> str | None:
+        """The one node type a hop along `relation` reaches, or None where it may reach several."""
+        reached = {dst if outgoing else src for src, dst in self.graph.schema.relations.get(relation, ())}
+        return next(iter(reached)) if len(reached) == 1 else None
 
     def _return_end(self, cypher: str) -> str:
         """A chain that returns the very name its first node is matched by (`MATCH (a:entity {name:
