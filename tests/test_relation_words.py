@@ -114,3 +114,25 @@ def test_a_wrong_relation_is_replaced_and_a_right_or_unanswerable_chain_is_kept(
     # more hops than the words say (a paraphrase the bank did not teach): kept
     longer = chain("isabella", ["parents", "spouse", "gender"])
     assert program.post_process(longer, "what is the gender of isabella 's dad 's darling ?") == longer
+
+
+def test_a_relation_word_read_as_a_property_becomes_the_hop(family_program):
+    """PathQuestion-L's relation words come as properties: `RETURN a.profession` of a lone node
+    (Kuzu: "Cannot find property profession"), `-[:rel_people_person_place_of_birth]->(:entity)
+    RETURN a.place_of_birth`. The first becomes a chain for the question's words to rebuild; the
+    second returns the node its one hop reaches, bank or no bank."""
+    graph, bank = family_program
+    program = Text2Cypher(graph, examples=bank)
+    question = "the darling of isabella 's dad ?"
+    lone = "MATCH (a:entity {name: 'isabella'}) RETURN DISTINCT a.parents"
+    assert program.post_process(lone, question) == ("MATCH (a:entity {name: 'isabella'})-[:rel_parents]->(:entity)"
+                                                    "-[:rel_spouse]->(glm_end:entity) RETURN DISTINCT glm_end.name")
+    asked = "MATCH (a:entity {name: 'isabella'})-[:rel_parents]->(:entity) RETURN DISTINCT a.parents"
+    assert program.post_process(asked, question) == chain("isabella", ["parents", "spouse"])
+    plain = Text2Cypher(graph, examples=None)
+    assert plain.post_process(asked) == "MATCH (a:entity {name: 'isabella'})-[:rel_parents]->(b:entity) " \
+                                        "RETURN DISTINCT b.name"
+    assert plain.post_process(lone, question) == lone  # no bank, no words: Kuzu's binder and the repair
+    for kept in ("MATCH (a:entity {name: 'isabella'})-[:rel_parents]->(:entity) RETURN DISTINCT a.height",  # no relation
+                 "MATCH (a:entity {name: 'philip'})-[:rel_spouse]->(:entity) RETURN DISTINCT a.gender"):  # another hop
+        assert plain.post_process(kept) == kept

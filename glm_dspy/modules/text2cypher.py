@@ -20,9 +20,11 @@ Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and le
                name: the one equal to it but for case, else that of the node RetrieveNode finds;
                a node pattern whose name is another node type's takes that type's label; a
                relationship table the graph does not have becomes the one nearest it in meaning;
-               a chain that returns the name its first node is matched by returns its last node's;
-               a chain from a named node whose relations are not the ones the question's words
-               spell, in path order, is rebuilt from the words where that returns rows
+               a chain that returns the name its first node is matched by, or asks it for the
+               relation its one hop takes as a property (`a.place_of_birth`), returns its last
+               node's; a chain from a named node (or a named node asked for a relation as a
+               property) whose relations are not the ones the question's words spell, in path
+               order, is rebuilt from the words where that returns rows
                (`_spelled_path`, glm_dspy/modules/relation_words.py: the words are learned from
                the examples, and used only where they give back the bank's own paths)
   validation   a read-only gate (one statement; no write, schema or admin clause outside string
@@ -76,6 +78,8 @@ FORBIDDEN = re.compile(r"\b(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|ALTER|COP
 NAME_LITERAL = r"(\b{f}\s*:\s*|\.{f}\s*=\s*)'((?:[^'\\]|\\.)*)'"  # f: a text feature (name, title)
 NO_ROWS = "the query returned no rows: check each name, each relationship table and its direction against the schema"
 UNBOUND = re.compile(r"Binder exception: Variable (\w+) is not in scope")
+LONE_NODE = re.compile(r"^\s*MATCH\s+(\((?:[^()'\"]|'(?:[^'\\]|\\.)*')*\))\s+RETURN\s+(DISTINCT\s+)?(\w+)\.(\w+)\s*$",
+                       re.IGNORECASE)
 RETURN_ONE = re.compile(r"^\s*RETURN\s+(DISTINCT\s+)?(\w+)\.(\w+)\s*$", re.IGNORECASE)
 UNKNOWN_TABLE = re.compile(r"Binder exception: Table rel_\w+ does not exist")
 FENCE = re.compile(r"^```(?:cypher)?\s*|\s*```$", re.IGNORECASE)
@@ -420,7 +424,7 @@ class Text2Cypher(dspy.Module):
         from graphs.schema import rel_table
 
         words = self.relation_words
-        path = Chain.read(cypher) if words is not None and words.usable else None
+        path = Chain.read(cypher) or self._lone_node(cypher) if words is not None and words.usable else None
         name = start_name(path) if path is not None else None
         spelled = words.path(question, name) if name is not None else None
         if not spelled or not len(path.hops) <= len(spelled) <= MAX_SPELLED_HOPS:
@@ -448,12 +452,14 @@ class Text2Cypher(dspy.Module):
     def _return_end(self, cypher: str) -> str:
         """A chain that returns the very name its first node is matched by (`MATCH (a:entity {name:
         'Trenton'})-[:rel_location_location_containedby]->(:entity) RETURN DISTINCT a.name`
-        answers "Trenton" whatever the graph holds) returns the name of the node it ends at."""
+        answers "Trenton" whatever the graph holds), or a one-hop chain that asks its start for the
+        relation it has just taken as a property (`_property_of_hop`), returns the name of the node
+        it ends at."""
         path = Chain.read(cypher)
         returned = RETURN_ONE.match(path.rest) if path is not None else None
         start = NODE_HEAD.match(path.nodes[0]).group(1) if returned else None
         if not start or returned.group(2) != start or self._name_literal.search(path.nodes[0]) is None \
-                or returned.group(3) not in self._text_features:
+                or not (returned.group(3) in self._text_features or self._property_of_hop(path, returned.group(3))):
             return cypher
         end = path.binds_last()
         if end == start:
@@ -465,6 +471,37 @@ class Text2Cypher(dspy.Module):
         feature = node_type.text_feature if node_type is not None and node_type.text_feature else returned.group(3)
         head = path.cypher[: len(path.cypher) - len(path.rest)]
         return f"{head} RETURN {returned.group(1) or ''}{end}.{feature}"
+
+    def _property_of_hop(self, path: Chain, feature: str) -> bool:
+        """Whether a one-hop chain's start node is asked for, as a property, the relation it has
+        just taken: `MATCH (a:entity {name: 'Sister Wynona Carr'})-[:rel_people_person_place_of_birth]->(:entity)
+        RETURN a.place_of_birth` means the node the hop reaches."""
+        from graphs.schema import REL_PREFIX
+
+        relation = path.hops[0].relation.removeprefix(REL_PREFIX)
+        return len(path.hops) == 1 and self._lacks(path.label(0), feature) \
+            and (relation == feature or relation.endswith("_" + feature))
+
+    def _lacks(self, label: str | None, feature: str) -> bool:
+        """Whether `feature` is a relation's word read as a property (`RETURN a.place_of_birth`,
+        PathQuestion-L's `people_person_place_of_birth`): nodes of type `label` have no such
+        property and a relation is named by it or ends with it; False where the type is not known."""
+        node_type = self.graph.schema.node_types.get(label or "")
+        return node_type is not None and feature != "id" and feature not in node_type.features and any(
+            relation == feature or relation.endswith("_" + feature) for relation in self.graph.schema.relations)
+
+    def _lone_node(self, cypher: str) -> Chain | None:
+        """`MATCH (a:entity {name: 'Objective, Burma!'}) RETURN DISTINCT a.profession`, a property
+        its type lacks (a relation word read as a property): a chain of no hops yet, to the node
+        whose name it returns, for `_spelled_path` to rebuild; else None."""
+        found = LONE_NODE.match(cypher)
+        if found is None or self._name_literal.search(found.group(1)) is None:
+            return None
+        head = NODE_HEAD.match(found.group(1))
+        if head.group(1) != found.group(3) or not self._lacks(head.group(2), found.group(4)):
+            return None
+        feature = self.graph.schema.node_types[head.group(2)].text_feature or "name"
+        return Chain(cypher, [found.group(1), f"({END})"], [], f" RETURN DISTINCT {END}.{feature}")
 
     def names_in(self, question: str) -> list[str]:
         """The names a query's literals are held to (`ground_names`): the question's names
