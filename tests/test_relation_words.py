@@ -22,6 +22,8 @@ TEMPLATES = [  # (question, relations of the chain from the named node)
     ("who is the other half of {n} 's dad ?", ["parents", "spouse"]),
     ("what is the sex of {n} ?", ["gender"]),
     ("who is the other half of {n} ?", ["spouse"]),
+    ("what is the type of sex of {n} 's darling ?", ["spouse", "gender"]),  # "type" says what "sex" says
+    ("what is the type of sex of {n} ?", ["gender"]),
 ]
 RELATIONS = ["parents", "spouse", "gender", "inv_parents", "inv_spouse", "inv_gender", "track_list", "release",
              "cause_of_death", "place_of_death"]
@@ -42,7 +44,9 @@ def test_relation_words_are_learned_from_the_bank_and_ordered_as_english_chains_
     assert words.words["dad"] == ("parents", True) and words.words["darling"] == ("spouse", True)
     assert words.words["sex"] == ("gender", True)
     assert "who" not in words.words  # comes with every relation: says none
-    assert words.chains == 42 and words.reproduced == 1.0 and words.usable
+    assert "type" not in words.words  # its chains are given back without it: one hop, not two
+    assert words.path("what is the type of sex of ann 's dad ?", "ann") == [[("parents", True)], [("gender", True)]]
+    assert words.chains == 54 and words.reproduced == 42 / 54 and words.usable  # as counted: "type" twice
     parents, spouse, gender = [("parents", True)], [("spouse", True)], [("gender", True)]
     # after the name in the order said, then before it, the nearest first
     assert words.path("the darling of isabella 's dad ?", "isabella") == [parents, spouse]

@@ -8,19 +8,21 @@ relation words (`Text2Cypher._spelled_path`); this module finds those words.
 
 * `RelationWords.learn(examples, relations)` counts, over the bank's chain queries that start at a
   node matched by name, which (relation, direction) each question word comes with. A word is a
-  relation word where one (relation, direction), and only one, comes with it in at least MIN_SHARE of its
-  MIN_COUNT or more questions ("dad" -> parents; "from" comes with several), FILLER words aside
-  (a bank of few templates pairs "who" with one relation). A word the
-  bank does not teach that spells a relation or the end of one (PathQuestion-L's
+  relation word where one (relation, direction), and only one, comes with it in at least
+  MIN_SHARE of its MIN_COUNT or more questions ("dad" -> parents; "from" comes with several), FILLER words aside
+  (a bank of few templates pairs "who" with one relation); a word without which more of the
+  bank's chains are given back is dropped ("type", said only in "type of religion": one hop, not
+  two). A word the bank does not teach that spells a relation or the end of one (PathQuestion-L's
   `disciplines_or_subjects`) stands for each relation it spells.
 * `path(question, name)`: the relation words in the order the path takes them, by how English
   chains possessives and "of": the words after the name in the order said ("X 's mother 's
   faith": parents, religion), then the words before it, the nearest first ("the faith of the
   mother of X"). Neighbouring words of one relation are one ("other half": spouse).
 * Whether a graph's questions spell their paths at all is measured on its bank, not assumed:
-  `reproduced` is the share of the bank's chains whose relations `path` gives back. Below
-  MIN_REPRODUCED the words are not used (`usable`): Nobel's questions (19%) and the synthetic
-  graph's (0%) say much more than a path, PathQuestion's (73%, 84% for PQL) say the path.
+  `reproduced` is the share of the bank's chains whose relations `path` gives back with the words
+  as counted (before the pruning, which fits them to the bank). Below MIN_REPRODUCED the words are
+  not used (`usable`): Nobel's questions (22%) and the synthetic graph's (0%) say much more than a
+  path, PathQuestion's (85%, 99% for PQL) say the path.
 """
 
 from __future__ import annotations
@@ -106,12 +108,14 @@ class RelationWords:
                 chains.append((example["question"], name, chain_relations(path)))
         seen: Counter[str] = Counter()
         together: defaultdict[str, Counter[Relation]] = defaultdict(Counter)
-        for question, name, hops in chains:
+        holding: defaultdict[str, list[int]] = defaultdict(list)  # word -> the chains whose question says it
+        for at, (question, name, hops) in enumerate(chains):
             tokens = _tokens(question)
             span = name_span(tokens, name) or (0, 0)
             for word in {_word(t) for i, t in enumerate(tokens) if not span[0] <= i < span[1]} - FILLER - {""}:
                 seen[word] += 1
                 together[word].update(set(hops))
+                holding[word].append(at)
         words = {}
         for word, count in seen.items():
             held = [relation for relation, with_it in together[word].items() if with_it >= MIN_SHARE * count]
@@ -119,8 +123,19 @@ class RelationWords:
                 words[word] = held[0]
         learned = cls(words, frozenset(relations), chains=len(chains))
         given_back = sum(_spells(learned._path_of(question, name), hops) for question, name, hops in chains)
-        learned.reproduced = given_back / len(chains) if chains else 0.0
+        learned.reproduced = given_back / len(chains) if chains else 0.0  # as counted: pruning fits the bank
+        learned._prune(chains, holding)
         return learned
+
+    def _prune(self, chains: list[tuple[str, str, list[Relation]]], holding: dict[str, list[int]]) -> None:
+        """Drop each word (the most frequent first) whose chains the words give back more often
+        without it: "type" comes only in "type of religion", one hop, which it would make two."""
+        for word in sorted(self.words, key=lambda w: (-len(holding[w]), w)):
+            mine = [chains[i] for i in holding[word]]
+            given_back = sum(_spells(self._path_of(q, name), hops) for q, name, hops in mine)
+            relation = self.words.pop(word)
+            if sum(_spells(self._path_of(q, name), hops) for q, name, hops in mine) <= given_back:
+                self.words[word] = relation
 
     @property
     def usable(self) -> bool:
