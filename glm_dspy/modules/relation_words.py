@@ -39,6 +39,7 @@ MIN_SHARE = 0.9  # of those, the share that must have its one relation
 MIN_REPRODUCED = 0.6  # of the bank's chains, the share the words must give back for the graph to use them
 MAX_PHRASE = 4  # the most words read together as one relation's name ("place of birth")
 MIN_SPELLED_LENGTH = 4  # a word shorter than this never stands for a relation by spelling it
+SPELLING_CACHE = 100_000  # words and phrases whose spelled relations are kept (a service asks without end)
 NAME_PROPERTY = re.compile(r"\{\s*\w+\s*:\s*'((?:[^'\\]|\\.)*)'")
 POSSESSIVE = re.compile(r"(\w)(['’]s)\b")
 FILLER = frozenset({"a", "an", "the", "of", "'s", "’s", "is", "are", "was", "were", "what", "who", "whom", "which",
@@ -94,7 +95,7 @@ def name_span(tokens: list[str], name: str) -> tuple[int, int] | None:
 class RelationWords:
     words: dict[str, Relation]  # word -> the one (relation, direction) it says
     relations: frozenset[str]
-    reproduced: float = 0.0  # of the bank's chains, the share `path` gives back
+    reproduced: float = 0.0  # of the bank's chains, the share `path` gives back (words as counted)
     chains: int = 0  # the bank's chains that start at a named node
     _spelling: dict[str, list[Relation]] = field(default_factory=dict, repr=False)
 
@@ -156,6 +157,8 @@ class RelationWords:
         if word not in self._spelling:
             from graphs.triples import INVERSE_PREFIX
 
+            if len(self._spelling) >= SPELLING_CACHE:
+                self._spelling.clear()
             spelled = [r for r in self.relations if r == word or r.endswith("_" + word)]
             self._spelling[word] = [(r, True) for r in sorted(spelled, key=lambda r: (r.startswith(INVERSE_PREFIX), r))]
         return self._spelling[word]
