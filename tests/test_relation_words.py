@@ -140,3 +140,26 @@ def test_a_relation_word_read_as_a_property_becomes_the_hop(family_program):
     for kept in ("MATCH (a:entity {name: 'isabella'})-[:rel_parents]->(:entity) RETURN DISTINCT a.height",  # no relation
                  "MATCH (a:entity {name: 'philip'})-[:rel_spouse]->(:entity) RETURN DISTINCT a.gender"):  # another hop
         assert plain.post_process(kept) == kept
+
+
+def test_a_query_that_cannot_run_gives_way_to_the_chain_the_words_spell(family_program):
+    """The 0.5B model once repeated one hop until `max_tokens`: Kuzu cannot parse what is left.
+    Before any repair call, the chain the question's words spell from the one node it names
+    answers; without the words the repair is asked."""
+    graph, bank = family_program
+    cut = "MATCH (a:entity {name: 'isabella'})-[:rel_parents]->(:entity)-[:rel_parents]->(:entity)-[:rel_"
+    question = "the darling of isabella 's dad ?"
+    program = Text2Cypher(graph, examples=bank)
+    assert program._from_words(question) == chain("isabella", ["parents", "spouse"]).replace("(b:", "(glm_end:") \
+        .replace("b.name", "glm_end.name")
+    lm = DummyLM([{"cypher": cut}])
+    with dspy.context(lm=lm):
+        prediction = program(question=question)
+    assert prediction.answer == "joan" and len(lm.history) == 1
+    first = [s for s in prediction.steps if s["agent"] == "cypher"][0]
+    assert "Kuzu cannot run it" in first["error"] and not first["ok"]
+    assert program._from_words("the darling of somebody 's dad ?") is None  # names no node
+    off = Text2Cypher(graph, examples=bank, spelled_paths=False)
+    lm = DummyLM([{"cypher": cut}, {"cypher": chain("isabella", ["parents"])}])
+    with dspy.context(lm=lm):
+        assert off(question=question).answer == "philip" and len(lm.history) == 2

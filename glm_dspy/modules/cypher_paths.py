@@ -62,6 +62,12 @@ class Chain:
             at = relationship.end()
         return cls(cypher, nodes, hops, match.group(2)) if hops else None
 
+    @classmethod
+    def unwalked(cls, cypher: str, node: str, feature: str) -> Chain:
+        """A chain of no hops yet from `node`, the node pattern `cypher` matches first, to a node
+        bound to END whose `feature` it returns: for `with_hops` to fill in."""
+        return cls(cypher, [node, f"({END})"], [], f" RETURN DISTINCT {END}.{feature}")
+
     def with_relation(self, hop: int, relation: str) -> Chain:
         """This path with hop `hop`'s relationship table replaced (the rest of the query kept)."""
         start, end = self.hops[hop].span

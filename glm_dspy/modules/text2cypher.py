@@ -35,6 +35,9 @@ Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and le
                one nearest it in meaning that leaves that node, never the inverse of the hop just
                taken (that goes back to where the path was) (`walk`,
                glm_dspy/modules/cypher_paths.py); the walked query is run, a "graph" step
+  words        a query that cannot run (an EXPLAIN error), where the graph's relation words are
+               usable: the chain they spell from the one node the question names (`_from_words`),
+               run before any repair, a "graph" step
   repair       a refused clause, an EXPLAIN error or an empty result goes back to generation with
                the error, at most `max_repairs` (3) times; a repair that repeats the failed query
                ends the query there (the same prompt would repeat it again)
@@ -91,7 +94,7 @@ RELATIONSHIP_LABEL = re.compile(r"(\[\s*\w*\s*:\s*)`?(\w+)`?")
 # it does not, to stand in for it: "husband" -> spouse 0.87, "parent" -> parents 0.82; "other half"
 # is 0.25 from everything and goes to repair instead
 RELATION_LIKENESS = 0.5
-QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']{3,}'")
+QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']{3,}'(?!\w)")  # not the ' of d'Abancour, I'm
 POSSESSOR_WORDS = 5  # the longest run of lower-case words before "'s" tried as a name
 TIE_WEIGHT = 0.1  # of the whole question's similarity, next to its form's
 MAX_SPELLED_HOPS = 3  # the longest chain rebuilt from the question's relation words
@@ -412,7 +415,7 @@ class Text2Cypher(dspy.Module):
         cypher = self._return_end(RELATIONSHIP_LABEL.sub(self._known_relation, cypher))
         return self._spelled_path(cypher, question) if question is not None else cypher
 
-    def _spelled_path(self, cypher: str, question: str) -> str:
+    def _spelled_path(self, cypher: str, question: str, path: Chain | None = None) -> str:
         """A chain from a named node whose relations are not the ones the question's words spell
         in path order (glm_dspy/modules/relation_words.py), with no more hops than the words say,
         rebuilt from the words: the first of their readings (the query's own relation first where
@@ -424,7 +427,9 @@ class Text2Cypher(dspy.Module):
         from graphs.schema import rel_table
 
         words = self.relation_words
-        path = Chain.read(cypher) or self._lone_node(cypher) if words is not None and words.usable else None
+        if words is None or not words.usable:
+            return cypher
+        path = path or Chain.read(cypher) or self._lone_node(cypher)
         name = start_name(path) if path is not None else None
         spelled = words.path(question, name) if name is not None else None
         if not spelled or not len(path.hops) <= len(spelled) <= MAX_SPELLED_HOPS:
@@ -443,6 +448,22 @@ class Text2Cypher(dspy.Module):
             if rows and problem is None:
                 return rebuilt.cypher
         return cypher
+
+    def _from_words(self, question: str) -> str | None:
+        """For a query that cannot run at all (the 0.5B model once repeated one hop until
+        `max_tokens`, and Kuzu could not parse it): the chain the question's words spell from the
+        one node it names (`_spelled_path`), where that returns rows; else None, and the repair
+        goes on. Only where the graph's words are usable, as `_spelled_path`."""
+        if self.relation_words is None or not self.relation_words.usable:
+            return None
+        named = [found[0] for name in self.names_in(question) if (found := self.named(name))]
+        if len(named) != 1:
+            return None
+        type_name, feature, stored = named[0]
+        start = f"(a:{type_name} {{{feature}: '{_escape(stored)}'}})"
+        seed = f"MATCH {start} RETURN DISTINCT {END}.{feature}"
+        rebuilt = self._spelled_path(seed, question, Chain.unwalked(seed, start, feature))
+        return rebuilt if rebuilt != seed else None
 
     def _reached_label(self, relation: str, outgoing: bool) -> str | None:
         """The one node type a hop along `relation` reaches, or None where it may reach several."""
@@ -501,7 +522,7 @@ class Text2Cypher(dspy.Module):
         if head.group(1) != found.group(3) or not self._lacks(head.group(2), found.group(4)):
             return None
         feature = self.graph.schema.node_types[head.group(2)].text_feature or "name"
-        return Chain(cypher, [found.group(1), f"({END})"], [], f" RETURN DISTINCT {END}.{feature}")
+        return Chain.unwalked(cypher, found.group(1), feature)
 
     def names_in(self, question: str) -> list[str]:
         """The names a query's literals are held to (`ground_names`): the question's names
@@ -702,11 +723,12 @@ class Text2Cypher(dspy.Module):
                         break
                     category = RETRIEVAL_ERROR
                 else:
-                    if UNKNOWN_TABLE.search(problem):  # `rel_darling`: near no relation, so post-processing kept it
-                        walked, _ = self.walk(cypher)
-                        if walked is not None and (rows := self._run_walked(walked, question, log)):
-                            step.error, cypher = problem, walked
-                            break
+                    # `rel_darling`, near no relation, so post-processing kept it: walked; else the words' chain
+                    walked = self.walk(cypher)[0] if UNKNOWN_TABLE.search(problem) else None
+                    if (walked := walked or self._from_words(question)) is not None \
+                            and (rows := self._run_walked(walked, question, log)):
+                        step.error, cypher = problem, walked
+                        break
                     category = CODE_ERROR
                 step.error = problem
                 previous, error = cypher, problem
@@ -772,7 +794,8 @@ class Text2Cypher(dspy.Module):
         return inverse if inverse in self.graph.schema.relations else None
 
     def _run_walked(self, walked: str, question: str, log: StepLog) -> list[dict] | None:
-        """The rows of a walked query (a "graph" step), or None where it fails or has none."""
+        """The rows of a query written in the model's place (walked, or from the question's
+        words; a "graph" step), or None where it fails or has none."""
         problem = self.validate(walked, question)
         rows, problem = self.execute(walked) if problem is None else (None, problem)
         log.add(Step("graph", code=walked, output=_rows_text(rows) if rows else "",
