@@ -163,3 +163,14 @@ def test_a_query_that_cannot_run_gives_way_to_the_chain_the_words_spell(family_p
     lm = DummyLM([{"cypher": cut}, {"cypher": chain("isabella", ["parents"])}])
     with dspy.context(lm=lm):
         assert off(question=question).answer == "philip" and len(lm.history) == 2
+
+
+def test_a_word_of_many_relations_is_held_to_those_leaving_where_the_path_has_got(family_program):
+    """PQL's "genre" ends 26 relations, more than the chains a rebuild may run (12): each hop's
+    readings are the relations that leave the nodes the path has reached."""
+    graph, bank = family_program
+    program = Text2Cypher(graph, examples=bank)
+    start = "(a:entity {name: 'isabella'})"
+    assert program._leaving(start, []) == {"parents"}
+    assert program._leaving(start, [("parents", True)]) == {"spouse", "gender", "inv_parents"}
+    assert program._leaving(start, [("parents", True), ("spouse", True)]) == {"gender", "inv_spouse"}

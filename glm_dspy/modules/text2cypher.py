@@ -98,7 +98,7 @@ QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']{3,}'(?!\w)")  # not 
 POSSESSOR_WORDS = 5  # the longest run of lower-case words before "'s" tried as a name
 TIE_WEIGHT = 0.1  # of the whole question's similarity, next to its form's
 MAX_SPELLED_HOPS = 3  # the longest chain rebuilt from the question's relation words
-MAX_SPELLED_READINGS = 12  # of a question whose words may stand for several relations, the readings tried
+MAX_SPELLED_READINGS = 12  # of a question whose words may stand for several relations, the chains run
 EXAMPLE_CANDIDATES = 32  # the examples nearest in meaning, reordered by word order (`choose_examples`)
 ORDER_WEIGHT = 0.6  # of the forms' word-order likeness (difflib ratio), next to their cosine, where asked
 
@@ -422,8 +422,6 @@ class Text2Cypher(dspy.Module):
         a word allows it) whose chain returns rows. "the faith of muhammad_al-mahdi 's parent ?"
         written `-[:rel_parents]->` answered with the parent; rebuilt `-[:rel_parents]->()-[:rel_religion]->`.
         Unchanged where the graph's bank does not show its questions spelling their paths."""
-        from itertools import islice, product
-
         from graphs.schema import rel_table
 
         words = self.relation_words
@@ -438,16 +436,37 @@ class Text2Cypher(dspy.Module):
         if len(written) == len(spelled) and all(hop in said for hop, said in zip(written, spelled)):
             return cypher
         readings = [sorted(said, key=lambda hop: hop not in written) for said in spelled]
-        for reading in islice(product(*readings), MAX_SPELLED_READINGS):
-            hops = [(rel_table(relation), outgoing, self._reached_label(relation, outgoing))
-                    for relation, outgoing in reading]
-            rebuilt = path.with_hops(hops)
-            if rebuilt is None:
-                return cypher
-            rows, problem = self.execute(rebuilt.cypher)
-            if rows and problem is None:
-                return rebuilt.cypher
-        return cypher
+        tries = MAX_SPELLED_READINGS
+
+        def first_reading(hops: list[tuple[str, bool]]) -> str | None:
+            """Depth first: the first reading whose chain returns rows; a word that may stand for
+            several relations ("genre": 40 in PQL) is held to those leaving where the path has got."""
+            nonlocal tries
+            if len(hops) == len(readings):
+                tries -= 1
+                rebuilt = path.with_hops([(rel_table(r), out, self._reached_label(r, out)) for r, out in hops])
+                rows, problem = self.execute(rebuilt.cypher) if rebuilt is not None else (None, None)
+                return rebuilt.cypher if rows and problem is None else None
+            said = readings[len(hops)]
+            if len(said) > 1:
+                leaving = self._leaving(path.nodes[0], hops)
+                said = [(r, out) for r, out in said if not out or r in leaving]
+            for hop in said:
+                if tries <= 0:
+                    return None
+                if (found := first_reading([*hops, hop])) is not None:
+                    return found
+            return None
+
+        return first_reading([]) or cypher
+
+    def _leaving(self, start: str, hops: list[tuple[str, bool]]) -> set[str]:
+        """The relations leaving the nodes the chain from node pattern `start` along `hops` reaches."""
+        from graphs.schema import REL_PREFIX, rel_table
+
+        pattern = start + "".join(f"-[:{rel_table(r)}]->()" if out else f"<-[:{rel_table(r)}]-()" for r, out in hops)
+        rows, _ = self.execute(f"MATCH {pattern}-[glm_r]->() RETURN DISTINCT label(glm_r) AS rel LIMIT 500")
+        return {row["rel"].removeprefix(REL_PREFIX) for row in rows or []}
 
     def _from_words(self, question: str) -> str | None:
         """For a query that cannot run at all (the 0.5B model once repeated one hop until
