@@ -110,6 +110,9 @@ def test_a_wrong_relation_is_replaced_and_a_right_or_unanswerable_chain_is_kept(
     program = Text2Cypher(graph, examples=bank)
     wrong = chain("philip", ["gender"])  # "darling" is spouse
     assert program.post_process(wrong, "the darling of philip ?") == chain("philip", ["spouse"])
+    # the last node left unbound, its variable returned (Kuzu's binder would refuse it): bound and rebuilt
+    unbound = "MATCH (a:entity {name: 'philip'})-[:rel_gender]->(:entity) RETURN DISTINCT b.name"
+    assert program.post_process(unbound, "the darling of philip ?") == chain("philip", ["spouse"])
     right = chain("isabella", ["parents", "spouse"])
     assert program.post_process(right, "the darling of isabella 's dad ?") == right
     # the words' chain returns nothing (joan has no spouse): the model's query stands

@@ -428,6 +428,9 @@ class Text2Cypher(dspy.Module):
         if words is None or not words.usable:
             return cypher
         path = path or Chain.read(cypher) or self._lone_node(cypher)
+        if path is not None and path.binds_last() is None and (returned := RETURN_ONE.match(path.rest)) \
+                and not re.search(rf"\(\s*{returned.group(2)}\b", path.cypher[: len(path.cypher) - len(path.rest)]):
+            path = path.bind_last(returned.group(2))  # `->(:entity) RETURN DISTINCT b.name`: b is where it ends
         name = start_name(path) if path is not None else None
         spelled = words.path(question, name) if name is not None else None
         if not spelled or not len(path.hops) <= len(spelled) <= MAX_SPELLED_HOPS:
