@@ -60,6 +60,12 @@ def _word(token: str) -> str:
     return token.strip("?,.;:!()\"").lower()
 
 
+def spells(relation: str, word: str) -> bool:
+    """Whether `word` (words joined by "_") is the relation's name or the end of it after an
+    underscore (`place_of_birth`: people_person_place_of_birth)."""
+    return relation == word or relation.endswith("_" + word)
+
+
 def start_name(path: Chain) -> str | None:
     """The name the chain's first node is matched by (`{name: 'X'}`), or None."""
     found = NAME_PROPERTY.search(path.nodes[0])
@@ -159,7 +165,7 @@ class RelationWords:
 
             if len(self._spelling) >= SPELLING_CACHE:
                 self._spelling.clear()
-            spelled = [r for r in self.relations if r == word or r.endswith("_" + word)]
+            spelled = [r for r in self.relations if spells(r, word)]
             self._spelling[word] = [(r, True) for r in sorted(spelled, key=lambda r: (r.startswith(INVERSE_PREFIX), r))]
         return self._spelling[word]
 

@@ -65,7 +65,7 @@ import numpy as np
 from glm_dspy.adapter import GLMAdapter
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.cypher_paths import END, NODE_HEAD, Chain, Hop
-from glm_dspy.modules.relation_words import RelationWords, chain_relations, start_name
+from glm_dspy.modules.relation_words import RelationWords, chain_relations, spells, start_name
 from glm_dspy.signatures import AnswerFromRows, GenerateCypher
 from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, UNEXPECTED_OUTPUT, Step, StepLog
 
@@ -443,7 +443,7 @@ class Text2Cypher(dspy.Module):
 
         def first_reading(hops: list[tuple[str, bool]]) -> str | None:
             """Depth first: the first reading whose chain returns rows; a word that may stand for
-            several relations ("genre": 40 in PQL) is held to those leaving where the path has got."""
+            several relations ("genre": 26 in PQL) is held to those leaving where the path has got."""
             nonlocal tries
             if len(hops) == len(readings):
                 tries -= 1
@@ -522,16 +522,15 @@ class Text2Cypher(dspy.Module):
         from graphs.schema import REL_PREFIX
 
         relation = path.hops[0].relation.removeprefix(REL_PREFIX)
-        return len(path.hops) == 1 and self._lacks(path.label(0), feature) \
-            and (relation == feature or relation.endswith("_" + feature))
+        return len(path.hops) == 1 and self._lacks(path.label(0), feature) and spells(relation, feature)
 
     def _lacks(self, label: str | None, feature: str) -> bool:
         """Whether `feature` is a relation's word read as a property (`RETURN a.place_of_birth`,
         PathQuestion-L's `people_person_place_of_birth`): nodes of type `label` have no such
         property and a relation is named by it or ends with it; False where the type is not known."""
         node_type = self.graph.schema.node_types.get(label or "")
-        return node_type is not None and feature != "id" and feature not in node_type.features and any(
-            relation == feature or relation.endswith("_" + feature) for relation in self.graph.schema.relations)
+        return node_type is not None and feature != "id" and feature not in node_type.features \
+            and any(spells(relation, feature) for relation in self.graph.schema.relations)
 
     def _lone_node(self, cypher: str) -> Chain | None:
         """`MATCH (a:entity {name: 'Objective, Burma!'}) RETURN DISTINCT a.profession`, a property
@@ -561,7 +560,7 @@ class Text2Cypher(dspy.Module):
         node's name exactly is a name."""
         word = "_".join(name.lower().split())
         schema = self.graph.schema
-        spelled = any(relation == word or relation.endswith("_" + word) for relation in schema.relations) \
+        spelled = any(spells(relation, word) for relation in schema.relations) \
             or any(word in node_type.features for node_type in schema.node_types.values())
         return spelled and self.exact_name(name) is None
 
