@@ -31,7 +31,8 @@ def cmd_build(args) -> int:
     from graphs.datasets import build_database
 
     with console.status(f"building {args.dataset} into {args.db}"):
-        report = build_database(args.dataset, args.db, overwrite=args.force, progress=True, seed=args.seed)
+        report = build_database(args.dataset, args.db, overwrite=args.force, progress=True, seed=args.seed,
+                                schema_examples=not args.no_schema_examples)
     console.print(f"[green]built[/] {report.name}: {report.num_nodes:,} nodes, {report.num_edges:,} edges "
                   f"in {report.load_seconds:.1f} s; RetrieveNode index ({report.index_kind}) in "
                   f"{report.index_seconds:.1f} s -> {report.db_dir}")
@@ -296,6 +297,9 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--db", required=True, type=Path, help="database directory to create")
     build.add_argument("--force", action="store_true", help="replace an existing database")
     build.add_argument("--seed", type=int, default=0, help="seed for the synthetic generator")
+    build.add_argument("--no-schema-examples", action="store_true",
+                       help="a dataset without train questions gets no Cypher examples written from its graph "
+                            "(GLM then acts in Python, the paper's Act)")
     build.set_defaults(run=cmd_build)
 
     execute = commands.add_parser("exec", help="run a snippet in the sandbox against a graph")

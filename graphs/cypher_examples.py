@@ -3,6 +3,7 @@
     glm-dspy build nobel --db data/nobel             # writes DB/text2cypher_examples.jsonl itself
     python -m graphs.cypher_examples --dataset pathquestion --db data/pq    # (re)write it for a built DB
     python -m graphs.cypher_examples --dataset nobel --db data/nobel --check   # exit 1 if it differs
+    python -m graphs.cypher_examples --from-schema --db DB    # examples from the graph itself
 
 Only train questions (never dev) become examples, and only where the dataset says how each is
 answered:
@@ -15,7 +16,9 @@ answered:
 Every example is checked by running it: a template's must return the rows the id form returns,
 PathQuestion's must return the path's last entity. The file is written into the database
 directory (`DB/text2cypher_examples.jsonl`, one {"question", "cypher", "family"} a line), where
-Text2Cypher looks first; datasets without such questions (triples, GRBench) get none.
+Text2Cypher looks first. Datasets without such questions (triples, GRBench, a user's own graph)
+get examples written from the graph itself (graphs/schema_examples.py; `--from-schema` writes
+them for any built database).
 """
 
 from __future__ import annotations
@@ -144,9 +147,16 @@ def examples_text(examples: list[dict]) -> str:
     return "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in examples)
 
 
-def write_examples(spec: str, db_dir: Path | str) -> Path | None:
-    """Write `DB/text2cypher_examples.jsonl` for a built database; its path, or None (no examples)."""
+def write_examples(spec: str, db_dir: Path | str, *, from_schema: bool = True) -> Path | None:
+    """Write `DB/text2cypher_examples.jsonl` for a built database; its path, or None (no examples).
+    A dataset without train questions gets examples written from its schema and data
+    (graphs/schema_examples.py) where `from_schema`."""
     examples = make_examples(spec, db_dir)
+    if examples is None and from_schema:
+        from graphs.schema_examples import schema_examples
+        from graphs.store import GraphStore
+
+        examples = schema_examples(GraphStore.open(db_dir)) or None
     if examples is None:
         return None
     path = Path(db_dir) / FILE_NAME
@@ -159,7 +169,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", type=Path, default=Path("data/nobel"))
     parser.add_argument("--dataset", default="nobel", help="nobel, pathquestion or pathquestion:pql")
     parser.add_argument("--check", action="store_true", help="compare with the shipped datasets/<name> file")
+    parser.add_argument("--from-schema", action="store_true",
+                        help="write examples from the graph's schema and data, not from a train split")
     args = parser.parse_args(argv)
+    if args.from_schema:
+        from graphs.schema_examples import schema_examples
+        from graphs.store import GraphStore
+
+        examples = schema_examples(GraphStore.open(args.db))
+        path = Path(args.db) / FILE_NAME
+        path.write_text(examples_text(examples), encoding="utf-8")
+        print(f"wrote {len(examples)} examples from the schema to {path}", file=sys.stderr)
+        return 0
     examples = make_examples(args.dataset, args.db)
     if examples is None:
         raise SystemExit(f"{args.dataset}: no train questions with a way to write their Cypher")

@@ -250,8 +250,9 @@ class BuildReport:
 
 
 def build_database(spec: str, db_dir: Path | str, *, embedder=None, overwrite: bool = False,
-                   progress: bool = False, seed: int = 0) -> BuildReport:
-    """Load dataset `spec` into Kuzu at `db_dir` and build its RetrieveNode index."""
+                   progress: bool = False, seed: int = 0, schema_examples: bool = True) -> BuildReport:
+    """Load dataset `spec` into Kuzu at `db_dir` and build its RetrieveNode index. The Cypher
+    Act's examples come from the dataset's train split, else (`schema_examples`) from the graph."""
     from graphs.load import load_graph
     from graphs.node_index import SentenceTransformerEmbedder, build_node_index
 
@@ -270,6 +271,6 @@ def build_database(spec: str, db_dir: Path | str, *, embedder=None, overwrite: b
     report = load_graph(graph, db_dir, name=name, overwrite=overwrite, progress=progress, finish=finish)
     from graphs.cypher_examples import write_examples
 
-    write_examples(spec, db_dir)  # Text2Cypher's examples from the train split, where the dataset has them
+    write_examples(spec, db_dir, from_schema=schema_examples)  # Text2Cypher's examples
     return BuildReport(Path(db_dir), name, report.num_nodes, report.num_edges, report.seconds - index_seconds,
                        index_seconds, index_kind)

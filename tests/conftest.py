@@ -22,11 +22,13 @@ def embedder():
 
 @pytest.fixture(scope="session")
 def tiny_db(tmp_path_factory, embedder) -> Path:
-    """The GRBench-format fixture graph (3 authors, 2 papers, 1 venue) with its node index."""
+    """The GRBench-format fixture graph (3 authors, 2 papers, 1 venue) with its node index, built
+    without the Cypher examples a graph gets from its schema: on it GLM acts in Python, the paper's
+    Act (tests/test_schema_examples.py builds it with them)."""
     from graphs.datasets import build_database
 
     db = tmp_path_factory.mktemp("tiny") / "db"
-    build_database(f"grbench:{FIXTURES / 'grbench_tiny.json'}", db, embedder=embedder)
+    build_database(f"grbench:{FIXTURES / 'grbench_tiny.json'}", db, embedder=embedder, schema_examples=False)
     return db
 
 
