@@ -55,6 +55,8 @@ def test_relation_words_are_learned_from_the_bank_and_ordered_as_english_chains_
     assert words.path("the other half of isabella ?", "isabella") == [spouse]  # two words, one relation
     assert words.path("the darling of mary_ann_of_york 's dad ?", "mary ann of york") == [parents, spouse]
     assert words.path("the darling of somebody 's dad ?", "isabella") is None  # the name is not said
+    # a word right before the name says what the name is ("the paper 'Notes on ...'"), not a hop
+    assert words.path("the sex of the darling isabella ?", "isabella") == [gender]
 
 
 def test_a_word_the_bank_does_not_teach_stands_for_the_relations_it_spells():

@@ -125,6 +125,11 @@ def test_a_graph_without_train_questions_is_built_with_examples_and_glm_acts_in_
         assert prediction.answer == "Scientific Memoirs" and prediction.num_calls == 1
         prompt = lm.history[0]["messages"][-1]["content"]
         assert "What is the venue of On Bernoulli Numbers?" in prompt  # its nearest example, from the schema
+        # the schema's words spell its relations: a relation read as the paper's property is the hop,
+        # and the query returns the name of the venue it reaches (a venue has no title)
+        assert glm.cypher.post_process("MATCH (p:paper {title: 'On Bernoulli Numbers'}) RETURN DISTINCT p.venue",
+                                       'Which venue published the paper "On Bernoulli Numbers"?') == (
+            "MATCH (p:paper {title: 'On Bernoulli Numbers'})-[:rel_venue]->(glm_end:venue) RETURN DISTINCT glm_end.name")
 
     assert cli.main(["build", f"grbench:{graph_file}", "--db", str(tmp_path / "plain"), "--no-schema-examples"]) == 0
     assert not (tmp_path / "plain" / FILE_NAME).exists()

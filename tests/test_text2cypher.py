@@ -102,6 +102,11 @@ def test_a_chain_is_read_hop_by_hop():
     assert chain.prefix(1) == (f"(a:entity {{name: 'Robin (Hood)'}})-[:rel_x]->({END}:entity)", END)
     assert chain.prefix(0) == ("(a:entity {name: 'Robin (Hood)'})", "a")
     assert chain.with_relation(1, "rel_z").cypher.count("rel_z") == 1
+    # a clause keyword inside a name is the name's ("... with Noisy Supervision")
+    named = Chain.read("MATCH (p:paper {title: 'Learning with Noisy Labels: Where to Match'})-[:rel_venue]->(v:venue) "
+                       "RETURN v.name")
+    assert named.nodes[0] == "(p:paper {title: 'Learning with Noisy Labels: Where to Match'})"
+    assert named.rest == " RETURN v.name"
     for cypher in ("MATCH (a)-[:r]->(b), (b)-[:s]->(c) RETURN c", "MATCH (a)-[:r*1..2]->(b) RETURN b",
                    "MATCH (a)-[:r]-(b) RETURN b", "MATCH (a) RETURN a", "RETURN 1"):
         assert Chain.read(cypher) is None, cypher

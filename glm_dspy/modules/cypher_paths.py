@@ -19,7 +19,8 @@ _STRING = r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\""
 NODE = re.compile(r"\((?:[^()'\"]|" + _STRING + r")*\)")
 RELATIONSHIP = re.compile(r"\s*(<?-)\[\s*(\w*)\s*:\s*`?(\w+)`?\s*\](->?)\s*")
 NODE_HEAD = re.compile(r"\(\s*(\w*)\s*(?::\s*`?(\w+)`?)?")
-MATCH = re.compile(r"^\s*MATCH\s+(.*?)(\s+(?:WHERE|RETURN|WITH|ORDER|UNWIND|OPTIONAL|MATCH)\b.*)$",
+# the pattern ends at the first clause keyword outside a string ("... with Noisy Supervision'" is a name)
+MATCH = re.compile(r"^\s*MATCH\s+((?:[^'\"]|" + _STRING + r")*?)(\s+(?:WHERE|RETURN|WITH|ORDER|UNWIND|OPTIONAL|MATCH)\b.*)$",
                    re.IGNORECASE | re.DOTALL)
 
 

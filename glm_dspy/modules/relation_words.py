@@ -200,7 +200,8 @@ class RelationWords:
                 said.append((at, relations))
             at += length
         after = [relations for at, relations in said if at >= span[1]]
-        before = [relations for at, relations in reversed(said) if at < span[0]]
+        # a word right before the name is what the name is ("the paper 'Notes on ...'"), not a hop
+        before = [relations for at, relations in reversed(said) if at < span[0] - 1]
         return after + before
 
 

@@ -448,6 +448,8 @@ class Text2Cypher(dspy.Module):
             if len(hops) == len(readings):
                 tries -= 1
                 rebuilt = path.with_hops([(rel_table(r), out, self._reached_label(r, out)) for r, out in hops])
+                if rebuilt is not None and not path.hops:  # from a lone node: return the end's own name
+                    rebuilt = self._named_end(rebuilt)
                 rows, problem = self.execute(rebuilt.cypher) if rebuilt is not None else (None, None)
                 return rebuilt.cypher if rows and problem is None else None
             said = readings[len(hops)]
@@ -462,6 +464,16 @@ class Text2Cypher(dspy.Module):
             return None
 
         return first_reading([]) or cypher
+
+    def _named_end(self, path: Chain) -> Chain:
+        """`path` returning its end node's name feature where that node's type lacks the one
+        returned (a paper's `title` asked of the venue it reaches, which has a `name`)."""
+        node_type = self.graph.schema.node_types.get(path.label(len(path.nodes) - 1) or "")
+        returned = RETURN_ONE.match(path.rest)
+        if node_type is None or not node_type.text_feature or returned is None or returned.group(3) in node_type.features:
+            return path
+        head = path.cypher[: len(path.cypher) - len(path.rest)]
+        return Chain.read(f"{head} RETURN {returned.group(1) or ''}{returned.group(2)}.{node_type.text_feature}") or path
 
     def _leaving(self, start: str, hops: list[tuple[str, bool]]) -> set[str]:
         """The relations leaving the nodes the chain from node pattern `start` along `hops` reaches."""
