@@ -130,6 +130,16 @@ def test_a_graph_without_train_questions_is_built_with_examples_and_glm_acts_in_
         assert glm.cypher.post_process("MATCH (p:paper {title: 'On Bernoulli Numbers'}) RETURN DISTINCT p.venue",
                                        'Which venue published the paper "On Bernoulli Numbers"?') == (
             "MATCH (p:paper {title: 'On Bernoulli Numbers'})-[:rel_venue]->(glm_end:venue) RETURN DISTINCT glm_end.name")
+        # a hop the question's words do not say, to a feature the named paper has itself: its own
+        assert glm.cypher.post_process(
+            "MATCH (a:paper {title: 'On Bernoulli Numbers'})-[:rel_reference]->(b:paper) WHERE b <> a RETURN b.keywords",
+            "What are the keywords of the paper On Bernoulli Numbers?") == \
+            "MATCH (a:paper {title: 'On Bernoulli Numbers'}) RETURN a.keywords"
+        # a property the type lacks, one of whose words is a feature it has (a paper's `year`)
+        assert glm.cypher.post_process(
+            "MATCH (a:author {name: 'Charles Babbage'})-[:rel_paper]->(b:paper) RETURN avg(b.publication_year)",
+            "What is the average publication year of the papers of Charles Babbage?") == \
+            "MATCH (a:author {name: 'Charles Babbage'})-[:rel_paper]->(b:paper) RETURN avg(b.year)"
 
     assert cli.main(["build", f"grbench:{graph_file}", "--db", str(tmp_path / "plain"), "--no-schema-examples"]) == 0
     assert not (tmp_path / "plain" / FILE_NAME).exists()
@@ -137,3 +147,9 @@ def test_a_graph_without_train_questions_is_built_with_examples_and_glm_acts_in_
         assert GLM(graph, compiled=None).act_language == "python"
     assert main(["--from-schema", "--db", str(tmp_path / "plain")]) == 0  # an existing database gets them later
     assert (tmp_path / "plain" / FILE_NAME).read_text() == (tmp_path / "db" / FILE_NAME).read_text()
+
+
+def test_a_whole_number_average_reads_as_a_whole_number():
+    from glm_dspy.modules.text2cypher import _value_text
+
+    assert _value_text(1843.0) == "1843" and _value_text(1843.5) == "1843.5" and _value_text([2.0, "x"]) == "2, x"

@@ -17,11 +17,12 @@ relation words (`Text2Cypher._spelled_path`); this module finds those words.
 * `path(question, name)`: the relation words in the order the path takes them, by how English
   chains possessives and "of": the words after the name in the order said ("X 's mother 's
   faith": parents, religion), then the words before it, the nearest first ("the faith of the
-  mother of X"). Neighbouring words of one relation are one ("other half": spouse).
+  mother of X"). Neighbouring words of one relation are one ("other half": spouse); the word
+  right before the name says what the name is ("the paper 'Notes on ...'"), not a hop.
 * Whether a graph's questions spell their paths at all is measured on its bank, not assumed:
   `reproduced` is the share of the bank's chains whose relations `path` gives back with the words
   as counted (before the pruning, which fits them to the bank). Below MIN_REPRODUCED the words are
-  not used (`usable`): Nobel's questions (22%) and the synthetic graph's (0%) say much more than a
+  not used (`usable`): Nobel's questions (22%) and the synthetic graph's (35%) say much more than a
   path, PathQuestion's (85%, 99% for PQL) say the path.
 """
 

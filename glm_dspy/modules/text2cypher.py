@@ -83,6 +83,7 @@ NO_ROWS = "the query returned no rows: check each name, each relationship table 
 UNBOUND = re.compile(r"Binder exception: Variable (\w+) is not in scope")
 LONE_NODE = re.compile(r"^\s*MATCH\s+(\((?:[^()'\"]|'(?:[^'\\]|\\.)*')*\))\s+RETURN\s+(DISTINCT\s+)?(\w+)\.(\w+)\s*$",
                        re.IGNORECASE)
+OWN_RETURN = re.compile(r"^\s*(?:WHERE\s+\w+\s*<>\s*\w+\s+)?RETURN\s+(DISTINCT\s+)?(\w+)\.(\w+)\s*$", re.IGNORECASE)
 RETURN_ONE = re.compile(r"^\s*RETURN\s+(DISTINCT\s+)?(\w+)\.(\w+)\s*$", re.IGNORECASE)
 UNKNOWN_TABLE = re.compile(r"Binder exception: Table rel_\w+ does not exist")
 FENCE = re.compile(r"^```(?:cypher)?\s*|\s*```$", re.IGNORECASE)
@@ -90,6 +91,8 @@ FENCE = re.compile(r"^```(?:cypher)?\s*|\s*```$", re.IGNORECASE)
 
 # a relationship pattern's table: `[:rel_x`, `[r:rel_x`, `[r: `rel_x``
 RELATIONSHIP_LABEL = re.compile(r"(\[\s*\w*\s*:\s*)`?(\w+)`?")
+NODE_LABEL = re.compile(r"\(\s*(\w+)\s*:\s*`?(\w+)`?")
+PROPERTY = re.compile(r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b")
 # how near in meaning (cosine of the RetrieveNode embedder) a relation the graph has must be to one
 # it does not, to stand in for it: "husband" -> spouse 0.87, "parent" -> parents 0.82; "other half"
 # is 0.25 from everything and goes to repair instead
@@ -412,7 +415,7 @@ class Text2Cypher(dspy.Module):
             name = self.stored_name(text)
             return f"{match.group(1)}'{_escape(name if name is not None else text)}'"
         cypher = self._node_pattern.sub(self._relabel, self._name_literal.sub(link, cypher))
-        cypher = self._return_end(RELATIONSHIP_LABEL.sub(self._known_relation, cypher))
+        cypher = self._return_end(self._known_properties(RELATIONSHIP_LABEL.sub(self._known_relation, cypher)))
         return self._spelled_path(cypher, question) if question is not None else cypher
 
     def _spelled_path(self, cypher: str, question: str, path: Chain | None = None) -> str:
@@ -433,6 +436,8 @@ class Text2Cypher(dspy.Module):
             path = path.bind_last(returned.group(2))  # `->(:entity) RETURN DISTINCT b.name`: b is where it ends
         name = start_name(path) if path is not None else None
         spelled = words.path(question, name) if name is not None else None
+        if spelled == [] and path.hops and (own := self._own_feature(path)) is not None:
+            return own
         if not spelled or not len(path.hops) <= len(spelled) <= MAX_SPELLED_HOPS:
             return cypher
         written = chain_relations(path)
@@ -464,6 +469,18 @@ class Text2Cypher(dspy.Module):
             return None
 
         return first_reading([]) or cypher
+
+    def _own_feature(self, path: Chain) -> str | None:
+        """A chain the question's words spell no hop of, returning a feature (not the name) that its
+        named start has: the start's own ("What are the keywords of the paper X?" written
+        `(a:paper {...})-[:rel_paper]->(b:paper) RETURN b.keywords` answered another paper's)."""
+        returned = OWN_RETURN.match(path.rest)
+        start = NODE_HEAD.match(path.nodes[0]).group(1)
+        node_type = self.graph.schema.node_types.get(path.label(0) or "")
+        if returned is None or not start or node_type is None or returned.group(2) != path.binds_last() \
+                or returned.group(3) not in node_type.features or returned.group(3) == node_type.text_feature:
+            return None
+        return f"MATCH {path.nodes[0]} RETURN {returned.group(1) or ''}{start}.{returned.group(3)}"
 
     def _named_end(self, path: Chain) -> Chain:
         """`path` returning its end node's name feature where that node's type lacks the one
@@ -606,6 +623,28 @@ class Text2Cypher(dspy.Module):
             return match.group(0)
         relation, likeness = self._nearest_relation(label)
         return match.group(0) if likeness < RELATION_LIKENESS else f"{match.group(1)}{rel_table(relation)}"
+
+    def _known_properties(self, cypher: str) -> str:
+        """A property its node's type lacks, one of whose words is the one feature the type has of
+        them (`b.publication_year` of a paper, whose feature is `year`), becomes that feature. A
+        relation's word read as a property (`a.place_of_birth`) is left to `_return_end` and
+        `_spelled_path`; a property no feature shares a word with stays, for Kuzu to refuse."""
+        schema = self.graph.schema
+        labels = {variable: label for variable, label in NODE_LABEL.findall(STRING_LITERAL.sub("''", cypher))}
+
+        def known(match: re.Match) -> str:
+            variable, feature = match.groups()
+            node_type = schema.node_types.get(labels.get(variable, ""))
+            if node_type is None or feature in node_type.features or feature == "id" \
+                    or any(spells(relation, feature) for relation in schema.relations):
+                return match.group(0)
+            said = set(feature.lower().split("_"))
+            near = [f for f in node_type.features if f.lower() in said or feature.lower() in f.lower().split("_")]
+            return f"{variable}.{near[0]}" if len(near) == 1 else match.group(0)
+        parts = STRING_LITERAL.split(cypher)  # never inside a name
+        literals = STRING_LITERAL.findall(cypher)
+        fixed = [PROPERTY.sub(known, part) for part in parts]
+        return "".join(part + (literals[i] if i < len(literals) else "") for i, part in enumerate(fixed))
 
     def _relabel(self, match: re.Match) -> str:
         """A node pattern whose name is not one of its label's but another node type's takes that
@@ -906,6 +945,8 @@ class _CopyableLock:
 def _value_text(value) -> str:
     if isinstance(value, list):
         return ", ".join(_value_text(v) for v in value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))  # an average of 2014.0 is the year 2014
     return "" if value is None else str(value)
 
 
