@@ -147,18 +147,25 @@ def examples_text(examples: list[dict]) -> str:
     return "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in examples)
 
 
+def graph_examples(db_dir: Path | str) -> list[dict]:
+    """The examples graphs/schema_examples.py writes from the built database's schema and data."""
+    from graphs.schema_examples import schema_examples
+    from graphs.store import GraphStore
+
+    return schema_examples(GraphStore.open(db_dir))
+
+
 def write_examples(spec: str, db_dir: Path | str, *, from_schema: bool = True) -> Path | None:
     """Write `DB/text2cypher_examples.jsonl` for a built database; its path, or None (no examples).
     A dataset without train questions gets examples written from its schema and data
     (graphs/schema_examples.py) where `from_schema`."""
     examples = make_examples(spec, db_dir)
     if examples is None and from_schema:
-        from graphs.schema_examples import schema_examples
-        from graphs.store import GraphStore
+        examples = graph_examples(db_dir) or None
+    return None if examples is None else _write(db_dir, examples)
 
-        examples = schema_examples(GraphStore.open(db_dir)) or None
-    if examples is None:
-        return None
+
+def _write(db_dir: Path | str, examples: list[dict]) -> Path:
     path = Path(db_dir) / FILE_NAME
     path.write_text(examples_text(examples), encoding="utf-8")
     return path
@@ -172,16 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from-schema", action="store_true",
                         help="write examples from the graph's schema and data, not from a train split")
     args = parser.parse_args(argv)
-    if args.from_schema:
-        from graphs.schema_examples import schema_examples
-        from graphs.store import GraphStore
-
-        examples = schema_examples(GraphStore.open(args.db))
-        path = Path(args.db) / FILE_NAME
-        path.write_text(examples_text(examples), encoding="utf-8")
-        print(f"wrote {len(examples)} examples from the schema to {path}", file=sys.stderr)
-        return 0
-    examples = make_examples(args.dataset, args.db)
+    examples = graph_examples(args.db) if args.from_schema else make_examples(args.dataset, args.db)
     if examples is None:
         raise SystemExit(f"{args.dataset}: no train questions with a way to write their Cypher")
     if args.check:
@@ -189,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         same = path.is_file() and path.read_text(encoding="utf-8") == examples_text(examples)
         print(f"{path}: {'up to date' if same else 'differs from what the train split gives'}")
         return 0 if same else 1
-    path = write_examples(args.dataset, args.db)
+    path = _write(args.db, examples)
     print(f"wrote {len(examples)} examples to {path}", file=sys.stderr)
     return 0
 

@@ -92,7 +92,7 @@ FENCE = re.compile(r"^```(?:cypher)?\s*|\s*```$", re.IGNORECASE)
 # a relationship pattern's table: `[:rel_x`, `[r:rel_x`, `[r: `rel_x``
 RELATIONSHIP_LABEL = re.compile(r"(\[\s*\w*\s*:\s*)`?(\w+)`?")
 NODE_LABEL = re.compile(r"\(\s*(\w+)\s*:\s*`?(\w+)`?")
-PROPERTY = re.compile(r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b")
+LITERAL_OR_PROPERTY = re.compile(f"({STRING_LITERAL.pattern})|" + r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b")  # `b.year`
 # how near in meaning (cosine of the RetrieveNode embedder) a relation the graph has must be to one
 # it does not, to stand in for it: "husband" -> spouse 0.87, "parent" -> parents 0.82; "other half"
 # is 0.25 from everything and goes to repair instead
@@ -633,7 +633,9 @@ class Text2Cypher(dspy.Module):
         labels = {variable: label for variable, label in NODE_LABEL.findall(STRING_LITERAL.sub("''", cypher))}
 
         def known(match: re.Match) -> str:
-            variable, feature = match.groups()
+            literal, variable, feature = match.groups()
+            if literal is not None:  # never inside a name
+                return literal
             node_type = schema.node_types.get(labels.get(variable, ""))
             if node_type is None or feature in node_type.features or feature == "id" \
                     or any(spells(relation, feature) for relation in schema.relations):
@@ -641,10 +643,7 @@ class Text2Cypher(dspy.Module):
             said = set(feature.lower().split("_"))
             near = [f for f in node_type.features if f.lower() in said or feature.lower() in f.lower().split("_")]
             return f"{variable}.{near[0]}" if len(near) == 1 else match.group(0)
-        parts = STRING_LITERAL.split(cypher)  # never inside a name
-        literals = STRING_LITERAL.findall(cypher)
-        fixed = [PROPERTY.sub(known, part) for part in parts]
-        return "".join(part + (literals[i] if i < len(literals) else "") for i, part in enumerate(fixed))
+        return LITERAL_OR_PROPERTY.sub(known, cypher)
 
     def _relabel(self, match: re.Match) -> str:
         """A node pattern whose name is not one of its label's but another node type's takes that
