@@ -19,6 +19,7 @@ import pytest
 from glm_dspy.journal import Journal
 from glm_dspy.lm.factory import make_lm
 from glm_dspy.modules.glm import GLM
+from tests.children import guarded
 from tests.test_lm import tiny_model  # noqa: F401 - the session fixture
 
 NUM_QUESTIONS = 16
@@ -87,7 +88,7 @@ def test_a_killed_process_run_again_on_its_journal_finishes_the_batch_answering_
     script.write_text(BATCH_SCRIPT)
     command = [sys.executable, str(script), str(tiny_model), str(tiny_db), str(journal), str(NUM_QUESTIONS)]
     env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": "1", "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT)}
-    first = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT)
+    first = subprocess.Popen(guarded(command), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT)
     try:
         deadline = time.monotonic() + 300
         done_before = []
@@ -110,7 +111,7 @@ def test_a_killed_process_run_again_on_its_journal_finishes_the_batch_answering_
     cut_off = {qid for qid, s in before.items() if s.status == "running"}
     assert 4 <= len(done_before) < NUM_QUESTIONS and cut_off
 
-    second = subprocess.run(command, env=env, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    second = subprocess.run(guarded(command), env=env, capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert second.returncode == 0, second.stdout[-3000:] + second.stderr[-3000:]
     assert f"ANSWERED {NUM_QUESTIONS}" in second.stdout
     with Journal(journal) as opened:

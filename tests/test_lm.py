@@ -29,6 +29,7 @@ from backends.vllm_priority.hints import CacheHints, Segment, Tier, decode_hints
 from glm_dspy.adapter import GLMAdapter
 from glm_dspy.evaluate import judge_answer, read_results, run_eval
 from graphs.questions import Question
+from tests.children import guarded
 from glm_dspy.lm import PromptRenderer, make_lm, query_context
 from glm_dspy.lm.observe import TRUNCATION_WARNING
 from glm_dspy.modules.calls import RETRY_TEMPERATURE, call_agent
@@ -392,7 +393,7 @@ def server(tiny_model, tmp_path_factory):
                "--num-gpu-blocks-override", "96", "--disable-log-stats", "--disable-uvicorn-access-log"]
     env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": "1", "HF_HUB_OFFLINE": "1"}
     with open(log, "w") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        process = subprocess.Popen(guarded(command), stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
     url, deadline = f"http://127.0.0.1:{port}", time.monotonic() + 180
     try:
         while not _healthy(url):

@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 
 from glm_dspy.journal import Journal
+from tests.children import guarded
 from tests.test_lm import free_port, tiny_model  # noqa: F401 - the session fixture
 
 NUM_QUESTIONS = 16
@@ -22,7 +23,7 @@ def start_service(tiny_model, tiny_db, journal, port, log):
     command = [sys.executable, "-m", "glm_dspy.cli", "serve", "--db", str(tiny_db), "--model", str(tiny_model),
                "--glm-program", "none", "--journal", str(journal), "--port", str(port), "--concurrency", "4"]
     env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": "1", "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    process = subprocess.Popen(guarded(command), env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
         assert process.poll() is None, f"the service exited with {process.returncode}; see {log.name}"
