@@ -79,6 +79,21 @@ def _rows(store, cypher: str) -> list:
     return sorted(json.dumps(row, sort_keys=True, default=str) for row in store.query(cypher))
 
 
+def family(question) -> str:
+    """The question's template family, the shape of its query: a Nobel family's slug
+    (`nobel-dev-birth_date-l189`), a synthetic template's name (`syn-dev-single_hop-000-paper_year`),
+    PathQuestion's relations in path order (`spouse-gender`); "" where the question has none."""
+    from graphs.triples import relation_name
+
+    path = (question.meta or {}).get("path") or []
+    if len(path) >= 3:
+        return "-".join(relation_name(r) for r in path[1::2])
+    parts = question.qid.split("-", 4)
+    if parts[0] == "syn" and len(parts) == 5:
+        return parts[4]
+    return parts[2] if parts[0] == "nobel" and len(parts) >= 4 else ""
+
+
 def template_examples(store, questions) -> list[dict]:
     """Examples from template questions that carry their Cypher (Nobel, synthetic)."""
     from glm_dspy.retriever import Retriever
@@ -98,7 +113,7 @@ def template_examples(store, questions) -> list[dict]:
         cypher = by_name(question.cypher, name_of, store.type_of)
         if cypher is None or _rows(store, cypher) != _rows(store, question.cypher):  # a name two nodes share
             continue
-        examples.append({"question": question.question, "cypher": cypher, "family": question.qid.split("-")[2]})
+        examples.append({"question": question.question, "cypher": cypher, "family": family(question)})
     return examples
 
 
@@ -124,7 +139,7 @@ def path_examples(store, questions) -> list[dict]:
         if question.question in seen or last not in {row["b.name"] for row in store.query(cypher)}:
             continue
         seen.add(question.question)
-        examples.append({"question": question.question, "cypher": cypher, "family": "-".join(hops)})
+        examples.append({"question": question.question, "cypher": cypher, "family": family(question)})
     return examples
 
 

@@ -503,3 +503,36 @@ def test_an_example_names_every_node_with_a_variable_and_its_label(nobel_graph):
     bank = [json.loads(line) for line in
             (nobel_graph.store.db_dir / "text2cypher_examples.jsonl").read_text(encoding="utf-8").splitlines()]
     assert not any(re.search(r"(?<!\w)\(\s*\{name: '", e["cypher"]) for e in bank)  # no node pattern without variable and label
+
+
+def test_a_query_returns_the_things_or_their_count_as_the_question_asks(nobel_graph):
+    """A small model copies a "How many ..." example's `RETURN count(...)` into a "Which ..."
+    question, and a list into a "How many ..." one: the query returns what is asked, of the node
+    whose type the question's opening words name."""
+    program = Text2Cypher(nobel_graph)
+    students = "MATCH (m {name: 'Otto Meyerhof'})-[:rel_student]->(s:laureate)-[:rel_prize]->(:prize) "
+    fixed = program.post_process(students + "RETURN count(DISTINCT s)", "Which Nobel Prizes were received by students of Otto Meyerhof?")
+    assert fixed == students.replace("(:prize)", "(x:prize)") + "RETURN DISTINCT x.name"
+    prizes = {row["x.name"] for row in nobel_graph.store.query(fixed)}
+    assert prizes and all(name.startswith("Nobel Prize in ") for name in prizes)
+
+    heidelberg = "MATCH (a:institution {name: 'University of Heidelberg'})-[:rel_laureate]->(b:laureate) "
+    asked = "How many laureates were affiliated with University of Heidelberg?"
+    counted = program.post_process(heidelberg + "RETURN DISTINCT b.name", asked)
+    assert counted == heidelberg + "RETURN count(DISTINCT b)"
+    assert nobel_graph.store.query(counted)[0]["COUNT(DISTINCT b._ID)"] == len(
+        nobel_graph.store.query(heidelberg + "RETURN DISTINCT b.name"))
+    # the things counted, where the question names no type the query has: the counted node's name
+    assert program.post_process(heidelberg + "RETURN count(b) AS n", "Who worked at University of Heidelberg?") \
+        == heidelberg + "RETURN DISTINCT b.name"
+
+    unchanged = [
+        (heidelberg + "RETURN count(DISTINCT b)", asked),  # asked and returned a count
+        (heidelberg + "RETURN count(DISTINCT b)", "Which institution had the most laureates?"),  # "most" counts
+        (heidelberg + "RETURN DISTINCT b.birth_date", asked),  # not a name: a number may be what is asked
+        (heidelberg + "RETURN DISTINCT b.name UNION " + heidelberg + "RETURN count(DISTINCT b)",
+         "Who worked at University of Heidelberg?"),  # several results joined: left to the model
+        (heidelberg + "WITH b, count(*) AS n RETURN b.name", "Who worked at University of Heidelberg?"),
+    ]
+    for cypher, question in unchanged:
+        assert program.post_process(cypher, question) == cypher, cypher

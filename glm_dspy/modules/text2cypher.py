@@ -26,7 +26,9 @@ Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and le
                property) whose relations are not the ones the question's words spell, in path
                order, is rebuilt from the words where that returns rows
                (`_spelled_path`, glm_dspy/modules/relation_words.py: the words are learned from
-               the examples, and used only where they give back the bank's own paths)
+               the examples, and used only where they give back the bank's own paths); a query
+               that returns a count where the question asks "which", or names where it asks "how
+               many", returns the other, of the node whose type the question names (`_answer_kind`)
   validation   a read-only gate (one statement; no write, schema or admin clause outside string
                literals) and Kuzu's EXPLAIN, a "graph" step
   execution    on the read-only database under the store's query timeout, a "graph" step
@@ -86,6 +88,17 @@ LONE_NODE = re.compile(r"^\s*MATCH\s+(\((?:[^()'\"]|'(?:[^'\\]|\\.)*')*\))\s+RET
 OWN_RETURN = re.compile(r"^\s*(?:WHERE\s+\w+\s*<>\s*\w+\s+)?RETURN\s+(DISTINCT\s+)?(\w+)\.(\w+)\s*$", re.IGNORECASE)
 RETURN_ONE = re.compile(r"^\s*RETURN\s+(DISTINCT\s+)?(\w+)\.(\w+)\s*$", re.IGNORECASE)
 UNKNOWN_TABLE = re.compile(r"Binder exception: Table rel_\w+ does not exist")
+# a question with none of these words asks for the things, not how many; one that starts with
+# ASKS_COUNT asks how many
+COUNT_WORDS = re.compile(r"\b(?:how many|number|count|counts|counted|total|how often|most|least|fewest)\b",
+                         re.IGNORECASE)
+ASKED_WORDS = 6  # of a question's opening words, those that may name the type it asks about
+ASKS_COUNT = re.compile(r"^\W*(?:how many|what is the number of|what was the number of)\b", re.IGNORECASE)
+# the query's last clause returns one count and nothing after it: `RETURN count(DISTINCT s)`, `... AS n`
+RETURN_COUNT = re.compile(r"\bRETURN\s+count\s*\(\s*(DISTINCT\s+)?(\w+)(?:\.(\w+))?\s*\)(?:\s+AS\s+\w+)?\s*$",
+                          re.IGNORECASE)
+# ... returns one node's one feature and nothing after it: `RETURN DISTINCT s.name`
+RETURN_FEATURE = re.compile(r"\bRETURN\s+(DISTINCT\s+)?(\w+)\.(\w+)(?:\s+AS\s+\w+)?\s*$", re.IGNORECASE)
 FENCE = re.compile(r"^```(?:cypher)?\s*|\s*```$", re.IGNORECASE)
 
 
@@ -416,6 +429,8 @@ class Text2Cypher(dspy.Module):
             return f"{match.group(1)}'{_escape(name if name is not None else text)}'"
         cypher = self._node_pattern.sub(self._relabel, self._name_literal.sub(link, cypher))
         cypher = self._return_end(self._known_properties(RELATIONSHIP_LABEL.sub(self._known_relation, cypher)))
+        if question is not None:
+            cypher = self._answer_kind(cypher, question)
         return self._spelled_path(cypher, question) if question is not None else cypher
 
     def _spelled_path(self, cypher: str, question: str, path: Chain | None = None) -> str:
@@ -520,6 +535,73 @@ class Text2Cypher(dspy.Module):
         """The one node type a hop along `relation` reaches, or None where it may reach several."""
         reached = {dst if outgoing else src for src, dst in self.graph.schema.relations.get(relation, ())}
         return next(iter(reached)) if len(reached) == 1 else None
+
+    def _answer_kind(self, cypher: str, question: str) -> str:
+        """A query that returns what the question does not ask for, a count or the things counted,
+        returns the other, of the node the question asks about where the query has one node of
+        that type (`_asked_node`), else of the one it returned. "Which Nobel Prizes were received
+        by students of X?" written `-[:rel_student]->(s:laureate)-[:rel_prize]->(:prize) RETURN
+        count(DISTINCT s)` (copied from a "How many ..." example) returns the prizes' names; "How
+        many laureates were affiliated with X?" written `RETURN DISTINCT b.name` returns
+        `count(DISTINCT b)`. Only a query whose last clause returns that one item, never one of
+        several joined by UNION, and only a node's name or title becomes a count (`RETURN
+        p.pages` answers "How many pages ...")."""
+        bare = STRING_LITERAL.sub("''", cypher)
+        if re.search(r"\bUNION\b", bare, re.IGNORECASE):
+            return cypher
+        labels = dict(NODE_LABEL.findall(bare))
+        types = self.graph.schema.node_types
+        if COUNT_WORDS.search(question) is None and (counted := RETURN_COUNT.search(bare)) is not None:
+            variable, feature = counted.group(2), counted.group(3)
+            head = cypher[: len(cypher) - len(bare) + counted.start()]
+            if (asked := self._asked_node(head, question)) is not None and asked[1] != variable:
+                head, variable = asked[0], asked[1]
+                feature = types[asked[2]].text_feature
+            node_type = types.get(labels.get(variable, "") if asked is None else asked[2])
+            if feature is None:
+                feature = node_type.text_feature if node_type is not None else None
+            if feature is None or node_type is not None and feature not in node_type.features:
+                return cypher
+            return f"{head}RETURN DISTINCT {variable}.{feature}"
+        if ASKS_COUNT.search(question) and "count(" not in bare.replace(" ", "").lower() \
+                and (returned := RETURN_FEATURE.search(bare)) is not None:
+            variable, feature = returned.group(2), returned.group(3)
+            node_type = types.get(labels.get(variable, ""))
+            if node_type is None or feature != node_type.text_feature:
+                return cypher
+            head = cypher[: len(cypher) - len(bare) + returned.start()]
+            if (asked := self._asked_node(head, question)) is not None:
+                head, variable = asked[0], asked[1]
+            return f"{head}RETURN count(DISTINCT {variable})"
+        return cypher
+
+    def _asked_node(self, head: str, question: str) -> tuple[str, str, str] | None:
+        """The node the question asks about in query `head` (all but its RETURN): the first of the
+        graph's node types its opening words name ("Which Nobel *Prizes* ...", "How many
+        *laureates* ..."), where `head` has one node pattern of that type; (`head` with that node
+        bound to a variable, the variable, the type), or None."""
+        from graphs.schema_examples import plural, words
+
+        opening = [w.lower() for w in NAME_WORD.findall(question)[:ASKED_WORDS]]
+        said = {}
+        for type_name in self.graph.schema.node_types:
+            spoken = words(type_name).lower().split()
+            for form in (spoken, plural(" ".join(spoken)).split()):
+                for at in range(len(opening) - len(form) + 1):
+                    if opening[at: at + len(form)] == form:
+                        said.setdefault(type_name, at)
+        if not said:
+            return None
+        type_name = min(said, key=said.get)
+        pattern = re.compile(f"({STRING_LITERAL.pattern})|" + r"\(\s*(\w*)\s*:\s*`?" + re.escape(type_name) + r"`?(?=[\s){])")
+        found = [m for m in pattern.finditer(head) if m.group(1) is None]
+        if len(found) != 1:
+            return None
+        if variable := found[0].group(2):
+            return head, variable, type_name
+        variable = next(v for v in ("x", "y", "glm_asked") if not re.search(rf"\b{v}\b", STRING_LITERAL.sub("''", head)))
+        at = found[0].start() + 1
+        return head[:at] + variable + head[at:], variable, type_name
 
     def _return_end(self, cypher: str) -> str:
         """A chain that returns the very name its first node is matched by (`MATCH (a:entity {name:
