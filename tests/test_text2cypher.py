@@ -526,7 +526,17 @@ def test_a_query_returns_the_things_or_their_count_as_the_question_asks(nobel_gr
     assert program.post_process(heidelberg + "RETURN count(b) AS n", "Who worked at University of Heidelberg?") \
         == heidelberg + "RETURN DISTINCT b.name"
 
+    # the things asked for, of the type the question names, where the query went past them
+    landsteiner = "MATCH (l:laureate {name: 'Karl Landsteiner'})-[:rel_institution]->(:institution)-[:rel_city]->(c:city) "
+    fixed = program.post_process(landsteiner + "RETURN DISTINCT c.name", "Which institution was Karl Landsteiner affiliated with?")
+    assert fixed == landsteiner.replace("(:institution)", "(x:institution)") + "RETURN DISTINCT x.name"
+    assert nobel_graph.store.query(fixed) and nobel_graph.store.query(fixed) != nobel_graph.store.query(
+        landsteiner + "RETURN DISTINCT c.name AS `x.name`")
+
+    physics = "MATCH (l:laureate)-[:rel_prize]->(p:prize {name: 'Nobel Prize in Physics 1921'}) RETURN DISTINCT l.name"
     unchanged = [
+        (physics, "Who received the Nobel Prize in Physics 1921?"),  # names a prize, asks for a person
+        (physics, "Which laureates received the Nobel Prize in Physics 1921?"),
         (heidelberg + "RETURN count(DISTINCT b)", asked),  # asked and returned a count
         (heidelberg + "RETURN count(DISTINCT b)", "Which institution had the most laureates?"),  # "most" counts
         (heidelberg + "RETURN DISTINCT b.birth_date", asked),  # not a name: a number may be what is asked

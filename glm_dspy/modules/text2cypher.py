@@ -92,7 +92,11 @@ UNKNOWN_TABLE = re.compile(r"Binder exception: Table rel_\w+ does not exist")
 # ASKS_COUNT asks how many
 COUNT_WORDS = re.compile(r"\b(?:how many|number|count|counts|counted|total|how often|most|least|fewest)\b",
                          re.IGNORECASE)
-ASKED_WORDS = 6  # of a question's opening words, those that may name the type it asks about
+# "Which Nobel Prizes ...", "In which cities ...", "How many laureates ...", "What is the country ...": the
+# ASKED_WORDS words after them may name the type the question asks about; "Who received the Nobel Prize
+# in Physics 1977?" names a prize, but asks for a person
+ASKING = re.compile(r"^\W*(?:(?:in|at|for|from|on|to|of|by|with)\s+)?(?:which|what|how many)\b", re.IGNORECASE)
+ASKED_WORDS = 3
 ASKS_COUNT = re.compile(r"^\W*(?:how many|what is the number of|what was the number of)\b", re.IGNORECASE)
 # the query's last clause returns one count and nothing after it: `RETURN count(DISTINCT s)`, `... AS n`
 RETURN_COUNT = re.compile(r"\bRETURN\s+count\s*\(\s*(DISTINCT\s+)?(\w+)(?:\.(\w+))?\s*\)(?:\s+AS\s+\w+)?\s*$",
@@ -573,16 +577,26 @@ class Text2Cypher(dspy.Module):
             if (asked := self._asked_node(head, question)) is not None:
                 head, variable = asked[0], asked[1]
             return f"{head}RETURN count(DISTINCT {variable})"
+        if (returned := RETURN_FEATURE.search(bare)) is not None and "count(" not in bare.replace(" ", "").lower():
+            variable, feature = returned.group(2), returned.group(3)
+            node_type = types.get(labels.get(variable, ""))
+            head = cypher[: len(cypher) - len(bare) + returned.start()]
+            if node_type is None or feature != node_type.text_feature \
+                    or (asked := self._asked_node(head, question)) is None or asked[2] == labels[variable]:
+                return cypher
+            return f"{asked[0]}RETURN {returned.group(1) or ''}{asked[1]}.{types[asked[2]].text_feature}"
         return cypher
 
     def _asked_node(self, head: str, question: str) -> tuple[str, str, str] | None:
         """The node the question asks about in query `head` (all but its RETURN): the first of the
-        graph's node types its opening words name ("Which Nobel *Prizes* ...", "How many
-        *laureates* ..."), where `head` has one node pattern of that type; (`head` with that node
-        bound to a variable, the variable, the type), or None."""
+        graph's node types named by the words right after its "which", "what" or "how many"
+        (ASKING: "Which Nobel *Prizes* ...", "How many *laureates* ..."), where `head` has one node
+        pattern of that type; (`head` with that node bound to a variable, the variable, the type),
+        or None."""
         from graphs.schema_examples import plural, words
 
-        opening = [w.lower() for w in NAME_WORD.findall(question)[:ASKED_WORDS]]
+        asking = ASKING.match(question)
+        opening = [w.lower() for w in NAME_WORD.findall(question[asking.end():])[:ASKED_WORDS]] if asking else []
         said = {}
         for type_name in self.graph.schema.node_types:
             spoken = words(type_name).lower().split()
