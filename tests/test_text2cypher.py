@@ -546,3 +546,31 @@ def test_a_query_returns_the_things_or_their_count_as_the_question_asks(nobel_gr
     ]
     for cypher, question in unchanged:
         assert program.post_process(cypher, question) == cypher, cypher
+
+
+def test_a_relation_taken_more_often_than_the_question_names_it_is_taken_as_often_as_named(nobel_graph):
+    """"Who were the mentors of X?" copied from "Who were the mentors of the mentors of Y?" took
+    `rel_mentor` twice and answered the mentors' mentors."""
+    program = Text2Cypher(nobel_graph)
+    assert program.relation_words is None or not program.relation_words.usable  # Nobel's words are not used
+    twice = "MATCH (s {name: 'Ephraim Shorr'})-[:rel_mentor]->()-[:rel_mentor]->(g) RETURN DISTINCT g.name"
+    once = "MATCH (s {name: 'Ephraim Shorr'})-[:rel_mentor]->(g) RETURN DISTINCT g.name"
+    assert program.post_process(twice, "Who were the mentors of Ephraim Shorr?") == once
+    assert {r["g.name"] for r in nobel_graph.store.query(once)} != {r["g.name"] for r in nobel_graph.store.query(twice)}
+    assert program.post_process(twice, "Who were the mentors of the mentors of Ephraim Shorr?") == twice
+    # a relation the question never names by its own word is left alone ("academic grandparents")
+    assert program.post_process(twice, "Who were the academic grandparents of Ephraim Shorr?") == twice
+
+
+def test_where_the_graph_s_questions_spell_their_paths_a_repeated_relation_is_left_to_the_words(family_graph):
+    """PathQuestion's "the dad of X 's parents" is two hops of `parents`, said once: where the
+    graph's relation words are usable, they read the path (`_spelled_path`), not this count."""
+    from glm_dspy.modules.relation_words import RelationWords
+
+    program = Text2Cypher(family_graph, examples=None)
+    twice = "MATCH (a:entity {name: 'isabella'})-[:rel_parents]->(:entity)-[:rel_parents]->(b:entity) RETURN b.name"
+    question = "who is the dad of isabella 's parents ?"
+    assert program._repeated_hops(twice, question) != twice  # no words: counted
+    program.relation_words = RelationWords({"dad": ("parents", True)}, frozenset(family_graph.schema.relations),
+                                           reproduced=1.0)
+    assert program._repeated_hops(twice, question) == twice

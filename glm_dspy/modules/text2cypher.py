@@ -123,6 +123,13 @@ EXAMPLE_CANDIDATES = 32  # the examples nearest in meaning, reordered by word or
 ORDER_WEIGHT = 0.6  # of the forms' word-order likeness (difflib ratio), next to their cosine, where asked
 
 
+def _word_stem(word: str) -> str:
+    """A plural's singular, for matching a relation's name ("mentors" -> mentor, "cities" -> city)."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
 def question_form(question: str) -> str:
     """The question with its names left out: quoted titles, words_with_underscores (PathQuestion's
     entities) and capitalised words after the first; what examples are matched on."""
@@ -434,7 +441,7 @@ class Text2Cypher(dspy.Module):
         cypher = self._node_pattern.sub(self._relabel, self._name_literal.sub(link, cypher))
         cypher = self._return_end(self._known_properties(RELATIONSHIP_LABEL.sub(self._known_relation, cypher)))
         if question is not None:
-            cypher = self._answer_kind(cypher, question)
+            cypher = self._answer_kind(self._repeated_hops(cypher, question), question)
         return self._spelled_path(cypher, question) if question is not None else cypher
 
     def _spelled_path(self, cypher: str, question: str, path: Chain | None = None) -> str:
@@ -539,6 +546,34 @@ class Text2Cypher(dspy.Module):
         """The one node type a hop along `relation` reaches, or None where it may reach several."""
         reached = {dst if outgoing else src for src, dst in self.graph.schema.relations.get(relation, ())}
         return next(iter(reached)) if len(reached) == 1 else None
+
+    def _repeated_hops(self, cypher: str, question: str) -> str:
+        """A chain that takes one relation several times in a row, where the question names that
+        relation fewer times, but at least once, takes it as often as named: "Who were the mentors
+        of X?" written `-[:rel_mentor]->()-[:rel_mentor]->(g)`, copied from "Who were the mentors
+        of the mentors of Y?". Only where the graph's relation words are not usable: where they
+        are, `_spelled_path` reads the whole path from them ("X 's dad 's parents" is two hops of
+        `parents` said once)."""
+        from graphs.schema import REL_PREFIX
+
+        if self.relation_words is not None and self.relation_words.usable:
+            return cypher
+        path = Chain.read(cypher)
+        if path is None or len(path.hops) < 2:
+            return cypher
+        said = [{w, _word_stem(w)} for w in NAME_WORD.findall(question.lower())]
+        hops = [(hop.relation, hop.outgoing) for hop in path.hops]
+        kept, at = [], 0
+        while at < len(hops):
+            run = next((n for n in range(at + 1, len(hops)) if hops[n] != hops[at]), len(hops)) - at
+            relation = hops[at][0].removeprefix(REL_PREFIX).removeprefix("inv_")
+            named = sum(any(spells(relation, form) for form in forms) for forms in said)
+            kept += [hops[at]] * (named if 1 <= named < run else run)
+            at += run
+        if len(kept) == len(hops):
+            return cypher
+        shorter = path.with_hops([(table, outgoing, None) for table, outgoing in kept])
+        return shorter.cypher if shorter is not None else cypher
 
     def _answer_kind(self, cypher: str, question: str) -> str:
         """A query that returns what the question does not ask for, a count or the things counted,
