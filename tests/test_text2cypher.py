@@ -574,3 +574,15 @@ def test_where_the_graph_s_questions_spell_their_paths_a_repeated_relation_is_le
     program.relation_words = RelationWords({"dad": ("parents", True)}, frozenset(family_graph.schema.relations),
                                            reproduced=1.0)
     assert program._repeated_hops(twice, question) == twice
+
+
+def test_a_relation_read_as_a_property_of_a_property_becomes_the_hop(tiny_graph):
+    """"Who wrote the papers cited by X?" written `RETURN c.author.name`: Kuzu refuses the
+    nested property, and the repair had repeated it."""
+    program = Text2Cypher(tiny_graph, examples=None)
+    chain = "MATCH (p:paper {title: 'On Bernoulli Numbers'})-[:rel_reference]->(c:paper) "
+    fixed = program.post_process(chain + "RETURN c.author.name")
+    assert fixed == chain + "MATCH (c)-[:rel_author]->(glm_nested:author) RETURN DISTINCT glm_nested.name"
+    assert {row["glm_nested.name"] for row in tiny_graph.store.query(fixed)} == {"Ada Lovelace", "Charles Babbage"}
+    for left in ("RETURN c.cites.name", "RETURN c.author.title"):  # no such relation; no such feature of an author
+        assert program.post_process(chain + left) == chain + left

@@ -28,7 +28,10 @@ Stages, in the seed's order; each is timed (`prediction.stages`, seconds) and le
                (`_spelled_path`, glm_dspy/modules/relation_words.py: the words are learned from
                the examples, and used only where they give back the bank's own paths); a query
                that returns a count where the question asks "which", or names where it asks "how
-               many", returns the other, of the node whose type the question names (`_answer_kind`)
+               many", returns the other, of the node whose type the question names (`_answer_kind`);
+               a relation taken more often in a row than the question names it, as often as
+               named (`_repeated_hops`, where the relation words are not usable); a relation
+               read as a nested property (`RETURN c.author.name`), the hop (`_nested_property`)
   validation   a read-only gate (one statement; no write, schema or admin clause outside string
                literals) and Kuzu's EXPLAIN, a "graph" step
   execution    on the read-only database under the store's query timeout, a "graph" step
@@ -101,6 +104,9 @@ ASKS_COUNT = re.compile(r"^\W*(?:how many|what is the number of|what was the num
 # the query's last clause returns one count and nothing after it: `RETURN count(DISTINCT s)`, `... AS n`
 RETURN_COUNT = re.compile(r"\bRETURN\s+count\s*\(\s*(DISTINCT\s+)?(\w+)(?:\.(\w+))?\s*\)(?:\s+AS\s+\w+)?\s*$",
                           re.IGNORECASE)
+# ... returns a relation of a node as if it were a property, and a feature of that: `RETURN c.author.name`
+NESTED_RETURN = re.compile(r"\bRETURN\s+(DISTINCT\s+)?(\w+)\.(\w+)\.(\w+)\s*$", re.IGNORECASE)
+NESTED = "glm_nested"  # the variable the node a nested property reaches is bound to
 # ... returns one node's one feature and nothing after it: `RETURN DISTINCT s.name`
 RETURN_FEATURE = re.compile(r"\bRETURN\s+(DISTINCT\s+)?(\w+)\.(\w+)(?:\s+AS\s+\w+)?\s*$", re.IGNORECASE)
 FENCE = re.compile(r"^```(?:cypher)?\s*|\s*```$", re.IGNORECASE)
@@ -440,6 +446,7 @@ class Text2Cypher(dspy.Module):
             return f"{match.group(1)}'{_escape(name if name is not None else text)}'"
         cypher = self._node_pattern.sub(self._relabel, self._name_literal.sub(link, cypher))
         cypher = self._return_end(self._known_properties(RELATIONSHIP_LABEL.sub(self._known_relation, cypher)))
+        cypher = self._nested_property(cypher)
         if question is not None:
             cypher = self._answer_kind(self._repeated_hops(cypher, question), question)
         return self._spelled_path(cypher, question) if question is not None else cypher
@@ -546,6 +553,30 @@ class Text2Cypher(dspy.Module):
         """The one node type a hop along `relation` reaches, or None where it may reach several."""
         reached = {dst if outgoing else src for src, dst in self.graph.schema.relations.get(relation, ())}
         return next(iter(reached)) if len(reached) == 1 else None
+
+    def _nested_property(self, cypher: str) -> str:
+        """A relation read as a property of a property: `RETURN c.author.name` ("Who wrote the
+        papers cited by X?") is the hop to the node that relation reaches, `MATCH
+        (c)-[:rel_author]->(glm_nested:author) RETURN DISTINCT glm_nested.name`. Only in a query's
+        one RETURN, of a node variable whose type has that relation to one type of node; Kuzu
+        refuses the nested property, and the repair had repeated it."""
+        from graphs.schema import rel_table
+
+        bare = STRING_LITERAL.sub("''", cypher)
+        found = NESTED_RETURN.search(bare)
+        if found is None or len(re.findall(r"\bRETURN\b", bare, re.IGNORECASE)) != 1:
+            return cypher
+        distinct, variable, relation, feature = found.groups()
+        label = dict(NODE_LABEL.findall(bare)).get(variable)
+        reached = {dst for src, dst in self.graph.schema.relations.get(relation, ()) if src == label}
+        if len(reached) != 1:
+            return cypher
+        target = self.graph.schema.node_types[next(iter(reached))]
+        if feature not in target.features:
+            return cypher
+        head = cypher[: len(cypher) - len(bare) + found.start()]
+        return (f"{head}MATCH ({variable})-[:{rel_table(relation)}]->({NESTED}:{next(iter(reached))}) "
+                f"RETURN DISTINCT {NESTED}.{feature}")
 
     def _repeated_hops(self, cypher: str, question: str) -> str:
         """A chain that takes one relation several times in a row, where the question names that
