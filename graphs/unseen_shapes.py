@@ -66,7 +66,7 @@ def write_unseen(spec: str, db_dir: Path | str, out_dir: Path | str, *, fraction
         "".join(json.dumps(q.to_json(), ensure_ascii=False) + "\n" for q in questions), encoding="utf-8")
     counts = {"dataset": spec, "seed": seed, "fraction": fraction, "families": len(families),
               "held_out": sorted(held), "questions": len(questions), "examples": len(kept),
-              "examples_held_out": len(examples) - sum(e["family"] not in held for e in examples),
+              "examples_held_out": sum(example["family"] in held for example in examples),
               "schema_examples": schema_examples}
     (out_dir / "families.json").write_text(json.dumps(counts, indent=1) + "\n", encoding="utf-8")
     return counts

@@ -566,17 +566,13 @@ class Text2Cypher(dspy.Module):
         found = NESTED_RETURN.search(bare)
         if found is None or len(re.findall(r"\bRETURN\b", bare, re.IGNORECASE)) != 1:
             return cypher
-        distinct, variable, relation, feature = found.groups()
+        _, variable, relation, feature = found.groups()
         label = dict(NODE_LABEL.findall(bare)).get(variable)
         reached = {dst for src, dst in self.graph.schema.relations.get(relation, ()) if src == label}
-        if len(reached) != 1:
-            return cypher
-        target = self.graph.schema.node_types[next(iter(reached))]
-        if feature not in target.features:
+        if len(reached) != 1 or feature not in self.graph.schema.node_types[target := reached.pop()].features:
             return cypher
         head = cypher[: len(cypher) - len(bare) + found.start()]
-        return (f"{head}MATCH ({variable})-[:{rel_table(relation)}]->({NESTED}:{next(iter(reached))}) "
-                f"RETURN DISTINCT {NESTED}.{feature}")
+        return f"{head}MATCH ({variable})-[:{rel_table(relation)}]->({NESTED}:{target}) RETURN DISTINCT {NESTED}.{feature}"
 
     def _repeated_hops(self, cypher: str, question: str) -> str:
         """A chain that takes one relation several times in a row, where the question names that
@@ -621,37 +617,37 @@ class Text2Cypher(dspy.Module):
             return cypher
         labels = dict(NODE_LABEL.findall(bare))
         types = self.graph.schema.node_types
-        if COUNT_WORDS.search(question) is None and (counted := RETURN_COUNT.search(bare)) is not None:
+
+        def before(match: re.Match) -> str:  # the query up to `match` (literals are before any RETURN)
+            return cypher[: len(cypher) - len(bare) + match.start()]
+
+        if (counted := RETURN_COUNT.search(bare)) is not None:
+            if COUNT_WORDS.search(question) is not None:
+                return cypher
             variable, feature = counted.group(2), counted.group(3)
-            head = cypher[: len(cypher) - len(bare) + counted.start()]
-            if (asked := self._asked_node(head, question)) is not None and asked[1] != variable:
-                head, variable = asked[0], asked[1]
-                feature = types[asked[2]].text_feature
-            node_type = types.get(labels.get(variable, "") if asked is None else asked[2])
-            if feature is None:
-                feature = node_type.text_feature if node_type is not None else None
+            head = before(counted)
+            node_type = types.get(labels.get(variable, ""))
+            if (asked := self._asked_node(head, question)) is not None:
+                head, variable, node_type = asked[0], asked[1], types[asked[2]]
+                feature = feature if asked[1] == counted.group(2) else node_type.text_feature
+            feature = feature or (node_type.text_feature if node_type is not None else None)
             if feature is None or node_type is not None and feature not in node_type.features:
                 return cypher
             return f"{head}RETURN DISTINCT {variable}.{feature}"
-        if ASKS_COUNT.search(question) and "count(" not in bare.replace(" ", "").lower() \
-                and (returned := RETURN_FEATURE.search(bare)) is not None:
-            variable, feature = returned.group(2), returned.group(3)
-            node_type = types.get(labels.get(variable, ""))
-            if node_type is None or feature != node_type.text_feature:
-                return cypher
-            head = cypher[: len(cypher) - len(bare) + returned.start()]
-            if (asked := self._asked_node(head, question)) is not None:
-                head, variable = asked[0], asked[1]
+        returned = RETURN_FEATURE.search(bare)
+        if returned is None or "count(" in bare.replace(" ", "").lower():
+            return cypher
+        variable, feature = returned.group(2), returned.group(3)
+        node_type = types.get(labels.get(variable, ""))
+        if node_type is None or feature != node_type.text_feature:
+            return cypher
+        asked = self._asked_node(before(returned), question)
+        if ASKS_COUNT.search(question):
+            head, variable = asked[:2] if asked is not None else (before(returned), variable)
             return f"{head}RETURN count(DISTINCT {variable})"
-        if (returned := RETURN_FEATURE.search(bare)) is not None and "count(" not in bare.replace(" ", "").lower():
-            variable, feature = returned.group(2), returned.group(3)
-            node_type = types.get(labels.get(variable, ""))
-            head = cypher[: len(cypher) - len(bare) + returned.start()]
-            if node_type is None or feature != node_type.text_feature \
-                    or (asked := self._asked_node(head, question)) is None or asked[2] == labels[variable]:
-                return cypher
-            return f"{asked[0]}RETURN {returned.group(1) or ''}{asked[1]}.{types[asked[2]].text_feature}"
-        return cypher
+        if asked is None or asked[2] == labels[variable]:
+            return cypher
+        return f"{asked[0]}RETURN {returned.group(1) or ''}{asked[1]}.{types[asked[2]].text_feature}"
 
     def _asked_node(self, head: str, question: str) -> tuple[str, str, str] | None:
         """The node the question asks about in query `head` (all but its RETURN): the first of the
