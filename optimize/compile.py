@@ -17,6 +17,10 @@ GEPA); the others are what the optimizer learns from. The dev questions are neve
 the optimizer. The training questions are in the Cypher Act's example bank (it is the train
 split), so while compiling the Act shows a question no example that names its own entities
 (`Text2Cypher(hold_out_own=True)`), as the entity split does for every dev question.
+`--new-shapes` also shows it no example of its own template family: every training question is
+then one of a shape the bank does not hold (graphs/unseen_shapes.py), the questions a shipped
+bank answers worst. `--exclude-families OUT/families.json` (of `graphs.unseen_shapes`) trains on
+no question of that test's held-out families, so the compiled program can be measured on it.
 
 Several graphs: `--dataset a,b --db A,B` (one graph per dataset, in the same order) trains one
 set of agents on the questions of all of them (optimize/on_graphs.py): `--train`, `--val` and
@@ -92,6 +96,7 @@ def graph_splits(args) -> list[tuple[str, Path, list, list]]:
 
 def load_splits(args) -> tuple[list, list]:
     """(training pool, dev questions), disjoint; see the module doc."""
+    from graphs.cypher_examples import family
     from graphs.questions import read_questions
 
     if args.questions is not None:
@@ -108,8 +113,8 @@ def load_splits(args) -> tuple[list, list]:
         random.Random(args.seed).shuffle(dev)
         dev = dev[: args.dev]
         random.Random(args.seed).shuffle(train)
-    dev_qids = {q.qid for q in dev}
-    train = [q for q in train if q.qid not in dev_qids][: args.train]
+    dev_qids, excluded = {q.qid for q in dev}, excluded_families(args.exclude_families)
+    train = [q for q in train if q.qid not in dev_qids and family(q) not in excluded][: args.train]
     if not train or not dev:
         raise ValueError(f"{args.questions or args.dataset}: {len(train)} training and {len(dev)} dev questions; "
                          "need at least one of each")
@@ -159,6 +164,11 @@ def build_parser() -> argparse.ArgumentParser:
                                                                "(per dataset)")
     parser.add_argument("--val", type=int, default=20, help="of those, how many score candidates (per dataset)")
     parser.add_argument("--dev", type=int, default=40, help="dev questions for the before/after report (per dataset)")
+    parser.add_argument("--new-shapes", action="store_true",
+                        help="show a training question no example of its own template family (graphs/unseen_shapes.py)")
+    parser.add_argument("--exclude-families", default=None,
+                        help="families.json of graphs.unseen_shapes runs (comma-separated): no training question "
+                             "of their held-out families, so that test stays unseen")
     parser.add_argument("--max-demos", type=int, default=2, help="bootstrapped demos per agent")
     parser.add_argument("--candidates", type=int, default=4, help="random search / MIPROv2 / SIMBA candidates")
     parser.add_argument("--trials", type=int, default=6, help="MIPROv2 trials")
@@ -219,7 +229,8 @@ def main(argv: list[str] | None = None) -> int:
         programs = {}
         for name, db, _, _ in splits:
             graph = stack.enter_context(open_graph(db))
-            programs[name] = hold_out_own(GLM(graph, compiled=None, executor=graph.executor(num_workers=2)))
+            programs[name] = hold_out_own(GLM(graph, compiled=None, executor=graph.executor(num_workers=2)),
+                                          family=args.new_shapes)
         program = OnGraphs(programs)
         with counter.phase("dev, hand-written program", len(devset)):
             before = evaluate_dev(program, devset, args.threads)
@@ -231,8 +242,8 @@ def main(argv: list[str] | None = None) -> int:
         compiled.program.save(str(out))  # the agents all graphs share, saved as one GLM's state
         # the "after" run is of the program as saved and loaded back: what ships, with no answer
         # remembered from the runs before it (Text2Cypher's answer cache)
-        loaded = OnGraphs({name: hold_out_own(GLM(glm.graph, compiled=out, executor=glm.executor))
-                           for name, glm in programs.items()})
+        loaded = OnGraphs({name: hold_out_own(GLM(glm.graph, compiled=out, executor=glm.executor),
+                                              family=args.new_shapes) for name, glm in programs.items()})
         with counter.phase("dev, compiled program", len(devset)):
             after = evaluate_dev(loaded, devset, args.threads)
         question = devset[0].question
@@ -245,7 +256,8 @@ def main(argv: list[str] | None = None) -> int:
               "demos": {name: len(p.demos) for name, p in compiled.program.named_predictors()},
               "minutes": round((time.perf_counter() - started) / 60, 1), "cache_dir": str(cache_dir)}
     write_metadata(out, model=lm.model, dataset=dataset, optimizer=args.optimizer, seed=args.seed,
-                   proposer=report["proposer"], train_qids=[q.qid for _, _, train, _ in splits for q in train],
+                   proposer=report["proposer"], new_shapes=args.new_shapes,
+                   excluded_families=sorted(excluded_families(args.exclude_families)), train_qids=[q.qid for _, _, train, _ in splits for q in train],
                    dev_qids=[q.qid for _, _, _, dev in splits for q in dev])
     out.with_suffix(".report.json").write_text(json.dumps(report, indent=1) + "\n")
     print_report(report)
@@ -253,15 +265,29 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def hold_out_own(program: GLM) -> GLM:
+def hold_out_own(program: GLM, *, family: bool = False) -> GLM:
     """`program` with its Cypher Act shown no example about the question's own entities. The
     example bank is the train split: a training question would find its own query (or a
     rewording's) in it and be answered by copying, so candidates scored ~95% on validation
     against ~84% on dev and the optimizer had nothing to learn from. Dev questions name no
-    train entity (graphs/splits.py), so for them this changes nothing."""
+    train entity (graphs/splits.py), so for them this changes nothing. `family` (--new-shapes):
+    no example of the question's own template family either, so it is answered as a question of
+    a shape the bank does not hold."""
     if program.cypher is not None:
         program.cypher.hold_out_own = True
+        program.cypher.hold_out_family = family
     return program
+
+
+def excluded_families(paths: str | None) -> set[str]:
+    """The held-out families of `graphs.unseen_shapes` runs (their families.json, comma-separated)."""
+    families = set()
+    for path in filter(None, (paths or "").split(",")):
+        try:
+            families |= set(json.loads(Path(path).read_text(encoding="utf-8"))["held_out"])
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ValueError(f"--exclude-families {path}: not a families.json of graphs.unseen_shapes ({error})")
+    return families
 
 
 def make_proposer(args, lm: dspy.LM) -> dspy.LM | None:

@@ -1,6 +1,7 @@
 """optimize.compile's control flow with DummyLM: bootstrapped demos join the hand-written ones,
 and the saved program loads back."""
 
+import json
 from pathlib import Path
 
 import dspy
@@ -241,7 +242,8 @@ def test_the_compile_reports_on_the_dev_sample_eval_asks():
     from glm_dspy.cli import build_parser, eval_questions
     from optimize.compile import load_splits
 
-    args = argparse.Namespace(questions=None, dataset="nobel", db=None, seed=3, dev=30, train=5)
+    args = argparse.Namespace(questions=None, dataset="nobel", db=None, seed=3, dev=30, train=5,
+                              exclude_families=None)
     train, dev = load_splits(args)
     asked = eval_questions(build_parser().parse_args(
         ["eval", "--dataset", "nobel", "--db", "unused", "--split", "dev", "--shuffle", "--seed", "3", "--limit", "30",
@@ -378,3 +380,26 @@ def test_the_compile_shows_a_training_question_no_example_about_itself(nobel_gra
     program = hold_out_own(GLM(nobel_graph, compiled=None))
     assert program.cypher.hold_out_own and program.deepcopy().cypher.hold_out_own
     assert not GLM(nobel_graph, compiled=None).cypher.hold_out_own  # ask/eval/demo: the whole bank
+    assert not program.cypher.hold_out_family
+    assert hold_out_own(GLM(nobel_graph, compiled=None), family=True).deepcopy().cypher.hold_out_family
+
+
+def test_the_compile_trains_on_no_question_of_a_held_out_test(tmp_path):
+    """`--exclude-families` (a graphs.unseen_shapes families.json): none of its families' training
+    questions, so the compiled program can be measured on that test; a wrong file says which."""
+    import argparse
+
+    from graphs.cypher_examples import family
+    from optimize.compile import load_splits
+
+    args = argparse.Namespace(questions=None, dataset="nobel", db=None, seed=3, dev=5, train=10_000,
+                              exclude_families=None)
+    everything, _ = load_splits(args)
+    held = sorted({family(q) for q in everything})[:5]
+    (tmp_path / "families.json").write_text(json.dumps({"held_out": held}))
+    train, _ = load_splits(argparse.Namespace(**{**vars(args), "exclude_families": str(tmp_path / "families.json")}))
+    assert train and not {family(q) for q in train} & set(held)
+    assert len(train) == sum(family(q) not in held for q in everything)
+    (tmp_path / "bad.json").write_text("[]")
+    with pytest.raises(ValueError, match="bad.json: not a families.json"):
+        load_splits(argparse.Namespace(**{**vars(args), "exclude_families": str(tmp_path / "bad.json")}))

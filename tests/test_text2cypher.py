@@ -241,6 +241,20 @@ def test_a_training_question_can_be_shown_no_example_about_its_own_entities(nobe
     assert len(shown) == program.k and not any(named[0] in e["cypher"] for e in shown)
 
 
+def test_a_training_question_can_be_shown_no_example_of_its_own_shape(nobel_graph):
+    """`hold_out_family` (optimize.compile --new-shapes): a bank question sees other families'
+    examples only, as a question of a shape the bank lacks does; a question not in the bank sees
+    its nearest as before."""
+    program = Text2Cypher(nobel_graph, hold_out_family=True)
+    question, own = program.examples[0]["question"], program.examples[0]["family"]
+    shown = program.choose_examples(question)
+    assert len(shown) == program.k and own not in {e["family"] for e in shown}
+    program.hold_out_family = False
+    assert {e["family"] for e in program.choose_examples(question)} == {own}
+    unseen = "When was Marie Curie born?"
+    assert program.choose_examples(unseen) == Text2Cypher(nobel_graph, hold_out_family=True).choose_examples(unseen)
+
+
 def test_a_repeated_question_is_answered_from_the_cache_without_a_call(nobel_graph):
     program = Text2Cypher(nobel_graph)
     lm = DummyLM([{"cypher": BIRTH}])

@@ -285,7 +285,7 @@ class Text2Cypher(dspy.Module):
                  max_relations: int = DEFAULT_MAX_RELATIONS, max_repairs: int = DEFAULT_MAX_REPAIRS,
                  cache_size: int = 256, max_tokens: int = 256, ground: bool = True,
                  order_weight: float = 0.0, distinct_shapes: bool = False, hold_out_own: bool = False,
-                 spelled_paths: bool = True):
+                 hold_out_family: bool = False, spelled_paths: bool = True):
         """`examples`: a JSON Lines file of {"question", "cypher"}; "default" the dataset's own
         (graphs/cypher_examples.py), None none. `ground`: hold the query's name literals to the
         names the question mentions (`ground_names`). `order_weight` (e.g. ORDER_WEIGHT),
@@ -294,6 +294,9 @@ class Text2Cypher(dspy.Module):
         `hold_out_own`: show no example that names one of the question's own names. The bank is
         the train split, so a training question would see its own query (and its rewordings');
         an optimizer (optimize/compile.py) must see the program as a dev question does.
+        `hold_out_family`: a question that is in the bank is shown no example of its own template
+        family (the bank's "family"), as a question of a shape the bank does not hold would be
+        (graphs/unseen_shapes.py); `optimize.compile --new-shapes` trains on that.
         `spelled_paths`: rebuild a chain the question's relation words spell otherwise
         (`_spelled_path`), where the bank shows the graph's questions spell their paths."""
         super().__init__()
@@ -305,7 +308,7 @@ class Text2Cypher(dspy.Module):
         self.cache_size = cache_size
         self.ground = ground
         self.order_weight, self.distinct_shapes = order_weight, distinct_shapes
-        self.hold_out_own = hold_out_own
+        self.hold_out_own, self.hold_out_family = hold_out_own, hold_out_family
         self._schema_text = graph.schema.summary()  # part of every answer-cache key
         self._cache: OrderedDict[str, dict] = OrderedDict()
         self._cache_lock = _CopyableLock()
@@ -342,7 +345,8 @@ class Text2Cypher(dspy.Module):
                 continue
             try:
                 record = json.loads(line)
-                found.append({"question": str(record["question"]), "cypher": str(record["cypher"])})
+                found.append({"question": str(record["question"]), "cypher": str(record["cypher"]),
+                              "family": str(record.get("family") or "")})
             except (ValueError, KeyError, TypeError) as error:
                 raise ValueError(f"{path}:{number}: not a {{\"question\", \"cypher\"}} record ({error})") from None
         return found
@@ -416,6 +420,9 @@ class Text2Cypher(dspy.Module):
         if self.hold_out_own:
             own = {_folded(name) for name in self.names_in(question)}
             scores = np.where([bool(names & own) for names in self._example_names], -np.inf, scores)
+        if self.hold_out_family:
+            own = {e["family"] for e in self.examples if e["question"] == question} - {""}
+            scores = np.where([e["family"] in own for e in self.examples], -np.inf, scores)
         candidates = np.argsort(-scores)[:max(EXAMPLE_CANDIDATES, self.k)]
         if self.order_weight:
             words = form.lower().split()
