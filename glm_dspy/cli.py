@@ -298,8 +298,8 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--force", action="store_true", help="replace an existing database")
     build.add_argument("--seed", type=int, default=0, help="seed for the synthetic generator")
     build.add_argument("--no-schema-examples", action="store_true",
-                       help="a dataset without train questions gets no Cypher examples written from its graph "
-                            "(GLM then acts in Python, the paper's Act)")
+                       help="write no Cypher examples from the graph itself, only the train split's (a dataset "
+                            "without train questions then has none: GLM acts in Python, the paper's Act)")
     build.set_defaults(run=cmd_build)
 
     execute = commands.add_parser("exec", help="run a snippet in the sandbox against a graph")

@@ -14,7 +14,8 @@ linked, not copied) with a bank of the train examples of the other families, `OU
 the dev questions of the held-out ones, `OUT/families.json` which were held out. PathQuestion's
 held-out paths keep their relations in the bank, in other paths ("children-gender" held out,
 "children-nationality" kept): the test is of composing known relations into a new path.
-`--schema-examples` adds the examples written from the graph itself (graphs/schema_examples.py).
+As `glm-dspy build` does, the bank ends with the examples written from the graph itself
+(graphs/schema_examples.py); `--no-schema-examples` leaves them out.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def held_out_families(families: set[str], fraction: float, seed: int) -> set[str
 
 
 def write_unseen(spec: str, db_dir: Path | str, out_dir: Path | str, *, fraction: float = DEFAULT_FRACTION,
-                 seed: int = 0, schema_examples: bool = False) -> dict:
+                 seed: int = 0, schema_examples: bool = True) -> dict:
     """Write OUT/db, OUT/questions.jsonl and OUT/families.json (module doc); their counts."""
     from graphs.datasets import load_questions
 
@@ -79,15 +80,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--fraction", type=float, default=DEFAULT_FRACTION, help="of the dev families, held out")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--schema-examples", action="store_true",
-                        help="add the examples written from the graph itself to the bank")
+    parser.add_argument("--no-schema-examples", action="store_true",
+                        help="a bank of train examples only, without those written from the graph itself")
     args = parser.parse_args(argv)
     if not (0 < args.fraction < 1):
         parser.error(f"--fraction must be between 0 and 1, got {args.fraction}")
     if not (args.db / "meta.json").is_file():
         parser.error(f"{args.db}: not a built database (no meta.json); run glm-dspy build first")
     counts = write_unseen(args.dataset, args.db, args.out, fraction=args.fraction, seed=args.seed,
-                          schema_examples=args.schema_examples)
+                          schema_examples=not args.no_schema_examples)
     print(f"held out {len(counts['held_out'])} of {counts['families']} families: {counts['questions']} dev questions "
           f"in {args.out / 'questions.jsonl'}; bank of {counts['examples']} examples in {args.out / 'db'}",
           file=sys.stderr)

@@ -595,7 +595,8 @@ class Text2Cypher(dspy.Module):
         path = Chain.read(cypher)
         if path is None or len(path.hops) < 2:
             return cypher
-        said = [{w, _word_stem(w)} for w in NAME_WORD.findall(question.lower())]
+        words = [re.sub(r"['’]s?$", "", w) for w in NAME_WORD.findall(question.lower())]  # "mentor's" says mentor
+        said = [{w, _word_stem(w)} for w in words]
         hops = [(hop.relation, hop.outgoing) for hop in path.hops]
         kept, at = [], 0
         while at < len(hops):
