@@ -241,6 +241,17 @@ def test_a_training_question_can_be_shown_no_example_about_its_own_entities(nobe
     assert len(shown) == program.k and not any(named[0] in e["cypher"] for e in shown)
 
 
+def test_a_traced_call_says_it_wrote_the_query_that_ran(nobel_graph):
+    """DSPy's trace is what an optimizer bootstraps demos from: a demo must show the query that
+    answered (names grounded, relations fixed), not the model's text before post-processing."""
+    program = Text2Cypher(nobel_graph)
+    with dspy.context(lm=DummyLM([{"cypher": BIRTH.replace("Marie Curie", "Niels Bohr")}]), trace=[]):
+        prediction = program(question="In which city was Marie Curie born?")
+        [(predictor, _, written)] = dspy.settings.trace
+    assert predictor is program.generate and prediction.answer == "Warsaw"
+    assert written.cypher == prediction.cypher and "'Marie Curie'" in written.cypher
+
+
 def test_a_training_question_can_be_shown_no_example_of_its_own_shape(nobel_graph):
     """`hold_out_family` (optimize.compile --new-shapes): a bank question sees other families'
     examples only, as a question of a shape the bank lacks does; a question not in the bank sees

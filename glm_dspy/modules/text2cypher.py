@@ -971,6 +971,9 @@ class Text2Cypher(dspy.Module):
                 previous, error = cypher, problem
             else:
                 return self._finish(key, log, None, category, cypher, stages)
+            # the query that ran is what the call says it wrote: an optimizer's bootstrapped demo
+            # (DSPy's trace holds this prediction) shows it, not the model's text before the fixes
+            prediction.cypher = cypher
             started = time.perf_counter()
             answer = self._answer(question, cypher, rows, log)
             timed("answer", started)
