@@ -20,7 +20,8 @@ split), so while compiling the Act shows a question no example that names its ow
 `--new-shapes` also shows it no example of its own template family: every training question is
 then one of a shape the bank does not hold (graphs/unseen_shapes.py), the questions a shipped
 bank answers worst. `--exclude-families OUT/families.json` (of `graphs.unseen_shapes`) trains on
-no question of that test's held-out families, so the compiled program can be measured on it.
+no question of that test's held-out families, so the compiled program can be measured on it
+(the bank still shows their examples to other questions; `--db OUT/db` hides those too).
 
 Several graphs: `--dataset a,b --db A,B` (one graph per dataset, in the same order) trains one
 set of agents on the questions of all of them (optimize/on_graphs.py): `--train`, `--val` and
