@@ -258,7 +258,8 @@ def main(argv: list[str] | None = None) -> int:
               "minutes": round((time.perf_counter() - started) / 60, 1), "cache_dir": str(cache_dir)}
     write_metadata(out, model=lm.model, dataset=dataset, optimizer=args.optimizer, seed=args.seed,
                    proposer=report["proposer"], new_shapes=args.new_shapes,
-                   excluded_families=sorted(excluded_families(args.exclude_families)), train_qids=[q.qid for _, _, train, _ in splits for q in train],
+                   excluded_families=sorted(excluded_families(args.exclude_families)),
+                   train_qids=[q.qid for _, _, train, _ in splits for q in train],
                    dev_qids=[q.qid for _, _, _, dev in splits for q in dev])
     out.with_suffix(".report.json").write_text(json.dumps(report, indent=1) + "\n")
     print_report(report)
