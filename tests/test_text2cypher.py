@@ -149,7 +149,9 @@ FAMILY = ("isabella\tparents\tphilip\n"
           "mary\tgender\tfemale\n"
           "elliott_yamin\ttrack_list\t18_tracks\n"
           "18_tracks\trelease\tfree\n"
-          "kalama\tspouse\tkeoua\n")
+          "kalama\tspouse\tkeoua\n"
+          "gianfranco_parolini\tplace_of_birth\trome\n"
+          "place_of_birth\tgender\tfemale\n")  # a node named as a relation is (PQL has 'Place of birth')
 
 
 @pytest.fixture(scope="module")
@@ -210,6 +212,29 @@ def test_a_literal_is_held_to_the_question_s_names_not_to_its_schema_words(famil
     copied = "MATCH (a:entity {name: 'richard'})-[:rel_spouse]->(b:entity) RETURN b.name"
     assert "{name: 'kalama'}" in program.post_process(copied, question)
     assert program.names_in("is somebody 's darling a man ?") == []  # names no node: literals stay
+
+
+def test_a_relation_word_is_not_a_name_even_where_a_node_is_so_named(family_graph):
+    """PQL has a node named 'Place of birth'; in "Gianfranco_Parolini 's place_of_birth" it is the
+    relation's word, and a query starting from it answered another city's tracks."""
+    program = Text2Cypher(family_graph, examples=None)
+    question = "what is the gender of gianfranco_parolini 's place_of_birth ?"
+    assert program.relation_words_in(question) == ["gender", "place_of_birth"]
+    assert program.names_in(question) == ["gianfranco parolini"]
+    copied = "MATCH (a:entity {name: 'place of birth'})-[:rel_place_of_birth]->(b:entity) RETURN b.name"
+    assert "{name: 'gianfranco parolini'}" in program.post_process(copied, question)
+
+
+def test_a_phrase_many_names_share_is_a_kind_not_a_name(nobel_graph):
+    """"Which Nobel Prizes ...": some 600 prizes are named "Nobel Prize in ...", none "Nobel
+    Prizes"; held to it, the query's literal was linked to a prize, not to the laureate named."""
+    program = Text2Cypher(nobel_graph, examples=None)
+    question = "Which Nobel Prizes were received by students of Eugene Bloch?"
+    assert program.names_in(question) == ["Eugene Bloch"]
+    copied = "MATCH (m {name: 'Nobel Prize in Physics 2010'})-[:rel_student]->(:laureate)-[:rel_prize]->(p:prize) RETURN p.name"
+    assert program.post_process(copied, question).startswith("MATCH (m {name: 'Eugene Bloch'})")
+    assert program.names_in("Who received the Nobel Prize in Physics 1921?") == ["Nobel Prize in Physics 1921"]
+    assert program.names_in("Where was Eugen Bloc born?") == ["Eugen Bloc"]  # a typo is shared by no name: it stays
 
 
 def test_a_query_that_returns_the_name_it_starts_from_returns_where_it_ends(family_graph):

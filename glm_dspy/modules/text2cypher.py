@@ -122,6 +122,7 @@ LITERAL_OR_PROPERTY = re.compile(f"({STRING_LITERAL.pattern})|" + r"\b([A-Za-z_]
 RELATION_LIKENESS = 0.5
 QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']{3,}'(?!\w)")  # not the ' of d'Abancour, I'm
 POSSESSOR_WORDS = 5  # the longest run of lower-case words before "'s" tried as a name
+SHARED_NAMES = 20  # a phrase this many stored names share, none of them equal to it, names a kind ("Nobel Prizes")
 TIE_WEIGHT = 0.1  # of the whole question's similarity, next to its form's
 MAX_SPELLED_HOPS = 3  # the longest chain rebuilt from the question's relation words
 MAX_SPELLED_READINGS = 12  # of a question whose words may stand for several relations, the chains run
@@ -211,7 +212,8 @@ def _folded(text: str) -> str:
     return " ".join(re.sub(r"[\W_]+", " ", text.lower()).split())
 
 
-def ground_names(literals: list[str], question: str, names: list[str] | None = None) -> list[str]:
+def ground_names(literals: list[str], question: str, names: list[str] | None = None,
+                 relation_words: Collection[str] = ()) -> list[str]:
     """Each name literal a query holds, held to the names its question mentions (`question_names`).
 
     A small model often copies an example's name instead of the question's ("Agnieszka Nelson" for
@@ -220,15 +222,18 @@ def ground_names(literals: list[str], question: str, names: list[str] | None = N
     and punctuation aside) stays; any other becomes the question's name most like it, one the
     query's other literals do not already name first. Where the question mentions no name, every
     literal stays. `names`: the question's names where the caller knows them better
-    (`Text2Cypher.names_in`)."""
+    (`Text2Cypher.names_in`). `relation_words`: the question's words that spell a relation of the
+    graph (`place_of_birth`); a literal that is one of them is not a name the question holds, even
+    where a node is so named (PQL's 'Place of birth' took the place of 'Gianfranco Parolini')."""
     names = question_names(question) if names is None else names
     if not names:
         return list(literals)
     text = f" {_folded(question)} "
+    not_names = {_folded(word) for word in relation_words} - {_folded(name) for name in names}
     used = {name for name in names for literal in literals if _folded(literal) == _folded(name)}
     grounded = []
     for literal in literals:
-        if f" {_folded(literal)} " in text:
+        if f" {_folded(literal)} " in text and _folded(literal) not in not_names:
             grounded.append(literal)
             continue
         free = [name for name in names if name not in used] or names
@@ -325,6 +330,7 @@ class Text2Cypher(dspy.Module):
         self._example_vectors = self._example_forms = self._example_shapes = self._example_names = None
         self._relation_vectors = None
         self._relation_name_vectors = None
+        self._kinds: dict[str, bool] = {}  # `_kind`'s answers, by name
 
     # ---- set-up ----------------------------------------------------------------------------
     def _read_examples(self, examples) -> list[dict]:
@@ -444,7 +450,7 @@ class Text2Cypher(dspy.Module):
         cypher = FENCE.sub("", cypher.strip()).strip().rstrip(";").strip()
         literals = [_unescape(match.group(2)) for match in self._name_literal.finditer(cypher)]
         if question is not None and self.ground:
-            literals = ground_names(literals, question, self.names_in(question))
+            literals = ground_names(literals, question, self.names_in(question), self.relation_words_in(question))
         texts = iter(literals)
 
         def link(match: re.Match) -> str:
@@ -746,8 +752,37 @@ class Text2Cypher(dspy.Module):
         read as the name "track list", and took the place of 'Elliott Yamin'); where none is left,
         a lower-case name before a possessive that names a node exactly ("is kalama 's darling
         a man ?")."""
-        names = [name for name in question_names(question) if not self._schema_word(name)]
+        said = {_folded(word) for word in self.relation_words_in(question)}
+        names = [name for name in question_names(question)
+                 if _folded(name) not in said and not self._schema_word(name) and not self._kind(name)]
         return names or self._possessors(question)
+
+    def _kind(self, name: str) -> bool:
+        """Whether `name` is a phrase many stored names share (SHARED_NAMES or more, as whole
+        words, a plural's "s" aside) but none is: a kind of node, not one. "Which Nobel Prizes
+        were received by students of Eugene Bloch?": "Nobel Prizes" held the query's literal, and
+        linking took it to a prize. A name with a typo ("Fatima Clrak") is shared by none."""
+        if name not in self._kinds:
+            words = _folded(name).split()
+            pattern = r"\b" + r"\W+".join(re.escape(w[:-1]) + "s?" if len(w) > 3 and w.endswith("s") else re.escape(w)
+                                          for w in words) + r"\b"
+            shared = 0
+            for type_name, node_type in self.graph.schema.node_types.items():
+                if (feature := node_type.text_feature) is not None and shared < SHARED_NAMES:
+                    shared += self.graph.store.query(
+                        f"MATCH (n:`{type_name}`) WHERE regexp_matches(lower(n.`{feature}`), $pattern) "
+                        f"RETURN count(*) AS shared", {"pattern": pattern})[0]["shared"]
+            self._kinds[name] = bool(words) and shared >= SHARED_NAMES and self.exact_name(name) is None
+        return self._kinds[name]
+
+    def relation_words_in(self, question: str) -> list[str]:
+        """The question's words, or words joined by "_", that spell a relation of the graph
+        (`spells`: "place_of_birth", "mentor"), as the question writes them; a name the graph has
+        as a node's too ("Place of birth" in PQL) is still the relation's word here."""
+        relations = self.graph.schema.relations
+        words = (word.strip(".,;:!?'’\"()") for word in question.lower().split())
+        return [word for word in dict.fromkeys(words) if len(word) >= 3 and word not in NAME_CONNECTORS
+                and any(spells(relation, word) for relation in relations)]
 
     def _schema_word(self, name: str) -> bool:
         """Whether `name` spells a relation or feature of the graph, or the end of one (`track
