@@ -640,3 +640,20 @@ def test_a_relation_read_as_a_property_of_a_property_becomes_the_hop(tiny_graph)
     assert {row["glm_nested.name"] for row in tiny_graph.store.query(fixed)} == {"Ada Lovelace", "Charles Babbage"}
     for left in ("RETURN c.cites.name", "RETURN c.author.title"):  # no such relation; no such feature of an author
         assert program.post_process(chain + left) == chain + left
+
+
+def test_a_query_that_drops_the_questions_number_is_repaired_with_the_filter(tiny_graph):
+    """"How many papers did X publish in 2024?" written without `WHERE p.year = 2024` counts every
+    year's; the repair is told the number and the graph's features to filter on."""
+    program = Text2Cypher(tiny_graph, examples=None)
+    question = "How many papers did Scientific Memoirs publish in 1844?"
+    every_year = "MATCH (v:venue {name: 'Scientific Memoirs'})-[:rel_paper]->(p:paper) RETURN count(p)"
+    filtered = every_year.replace(" RETURN", " WHERE p.year = 1844 RETURN")
+    assert program.unsaid_number(filtered, question) is None
+    assert program.unsaid_number(every_year, "How many papers did Scientific Memoirs publish?") is None
+    lm = DummyLM([{"cypher": every_year}, {"cypher": filtered}])
+    with dspy.context(lm=lm):
+        prediction = program(question=question)
+    assert prediction.answer == "1"
+    first = [s for s in prediction.steps if s["agent"] == "cypher"][0]
+    assert "1844" in first["error"] and "paper.year = 1844" in first["error"]

@@ -121,6 +121,7 @@ LITERAL_OR_PROPERTY = re.compile(f"({STRING_LITERAL.pattern})|" + r"\b([A-Za-z_]
 # is 0.25 from everything and goes to repair instead
 RELATION_LIKENESS = 0.5
 QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']{3,}'(?!\w)")  # not the ' of d'Abancour, I'm
+NUMBER = re.compile(r"(?<![\w.,-])\d+(?![\w.,-])")  # "in 2024", not "1899-05-08", "2nd" or "v1.2"
 POSSESSOR_WORDS = 5  # the longest run of lower-case words before "'s" tried as a name
 SHARED_NAMES = 20  # a phrase this many stored names share, none of them equal to it, names a kind ("Nobel Prizes")
 TIE_WEIGHT = 0.1  # of the whole question's similarity, next to its form's
@@ -891,14 +892,16 @@ class Text2Cypher(dspy.Module):
 
     def validate(self, cypher: str, question: str | None = None) -> str | None:
         """Why `cypher` cannot run (the read-only gate, then Kuzu's EXPLAIN), or cannot answer
-        `question` (`unnamed`); None if neither."""
+        `question` (`unnamed`, `unsaid_number`); None if neither."""
         if (problem := read_only_problem(cypher)) is not None:
             return problem
         try:
             self.graph.store.query(f"EXPLAIN {cypher}")
         except Exception as error:  # noqa: BLE001 - Kuzu's parser and binder errors are RuntimeErrors
             return f"Kuzu cannot run it: {str(error).strip().splitlines()[0][:300]}"
-        return self.unnamed(cypher, question) if question is not None and self.ground else None
+        if question is None or not self.ground:
+            return None
+        return self.unnamed(cypher, question) or self.unsaid_number(cypher, question)
 
     def unnamed(self, cypher: str, question: str) -> str | None:
         """Why a query that holds no string at all cannot answer a question about a node the graph
@@ -914,6 +917,24 @@ class Text2Cypher(dspy.Module):
         return (f"the query matches no node by name, but the question asks about "
                 f"{' and '.join(repr(name) for _, name in named[:3])}: match each by name, "
                 f"e.g. {{{feature}: '{_escape(stored)}'}}")
+
+    def unsaid_number(self, cypher: str, question: str) -> str | None:
+        """Why a query that holds none of the numbers its question says cannot answer it, or None.
+        "How many papers did Asian Conference on Algorithms publish in 2024?" written without
+        `WHERE p.year = 2024` counted every year's; the repair is told the number and the graph's
+        number features."""
+        said = list(dict.fromkeys(NUMBER.findall(question)))
+        if not said or any(re.search(rf"(?<!\d){number}(?!\d)", cypher) for number in said):
+            return None
+        types = self.graph.schema.node_types.items()
+        numeric = [(t, f) for t, node_type in types for f, kind in node_type.features.items()
+                   if kind.startswith(("INT", "UINT", "DOUBLE", "FLOAT"))]
+        dates = [(t, f) for t, node_type in types for f, kind in node_type.features.items()
+                 if kind == "STRING" and f.endswith("date")]
+        hints = [f"{t}.{f} = {said[0]}" for t, f in sorted(numeric, key=lambda pair: "year" not in pair[1])][:4] \
+            + [f"{t}.{f} STARTS WITH '{said[0]}'" for t, f in dates][:2]
+        return (f"the question says {' and '.join(said[:3])}, but the query does not use it: filter on it with "
+                f"WHERE" + (f", e.g. on {' or '.join(hints)}" if hints else ""))
 
     def execute(self, cypher: str) -> tuple[list[dict] | None, str | None]:
         try:
