@@ -575,6 +575,10 @@ def test_a_query_returns_the_things_or_their_count_as_the_question_asks(nobel_gr
     assert counted == heidelberg + "RETURN count(DISTINCT b)"
     assert nobel_graph.store.query(counted)[0]["COUNT(DISTINCT b._ID)"] == len(
         nobel_graph.store.query(heidelberg + "RETURN DISTINCT b.name"))
+    # a node of no label, returned by its name, is counted too
+    pebal = "MATCH (m {name: 'Leopold von Pebal'})-[:rel_student]->(s) "
+    assert program.post_process(pebal + "RETURN s.name", "How many students did Leopold von Pebal have?") \
+        == pebal + "RETURN count(DISTINCT s)"
     # the things counted, where the question names no type the query has: the counted node's name
     assert program.post_process(heidelberg + "RETURN count(b) AS n", "Who worked at University of Heidelberg?") \
         == heidelberg + "RETURN DISTINCT b.name"

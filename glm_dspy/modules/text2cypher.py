@@ -654,13 +654,15 @@ class Text2Cypher(dspy.Module):
             return cypher
         variable, feature = returned.group(2), returned.group(3)
         node_type = types.get(labels.get(variable, ""))
-        if node_type is None or feature != node_type.text_feature:
+        # `-[:rel_student]->(s) RETURN s.name`: a node of no label, by a name, counts as well
+        unlabeled = variable not in labels and feature in self._text_features
+        if not unlabeled and (node_type is None or feature != node_type.text_feature):
             return cypher
         asked = self._asked_node(before(returned), question)
         if ASKS_COUNT.search(question):
             head, variable = asked[:2] if asked is not None else (before(returned), variable)
             return f"{head}RETURN count(DISTINCT {variable})"
-        if asked is None or asked[2] == labels[variable]:
+        if asked is None or asked[2] == labels.get(variable):
             return cypher
         return f"{asked[0]}RETURN {returned.group(1) or ''}{asked[1]}.{types[asked[2]].text_feature}"
 
