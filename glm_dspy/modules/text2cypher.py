@@ -149,6 +149,7 @@ def question_form(question: str) -> str:
 # the words a run of capitalised words may hold ("Nobel Prize in Physics", "Ludwig van Beethoven")
 NAME_CONNECTORS = frozenset({"of", "in", "or", "de", "del", "della", "di", "da", "du", "des", "la", "le", "von", "van",
                              "der", "den", "ter", "y", "al", "el", "bin", "ibn", "the", "for", "on"})
+INITIALS = re.compile(r"(?:[A-Z]\.)+|[JS]r\.")  # "R.", "J.G.", "C.T.R.", "Jr." of a name
 NAME_WORD = re.compile(r"[^\W_][\w.'’&-]*", re.UNICODE)
 QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "in", "of",
                             "did", "does", "do", "is", "was", "were", "are", "has", "have", "had", "name", "list",
@@ -178,13 +179,14 @@ def question_names(question: str) -> list[str]:
     for token in re.split(r"(\s+|[?,;:!()])", QUOTED.sub(" , ", rest)):
         if not token or token.isspace():
             continue
-        word = token.removesuffix("'s").removesuffix("’s").rstrip(".")
+        word = token.removesuffix("'s").removesuffix("’s")
+        word = word if INITIALS.fullmatch(word) else word.rstrip(".")  # "John R. Vane": R. is no sentence's end
         if not NAME_WORD.fullmatch(token) or "_" in token:
             close()
         elif (word[:1].isupper() and not (first and word.lower() in QUESTION_WORDS)
               or run and word.isdigit()):  # "Nobel Prize in Physics 1903"
             run.append(word)
-            if word != token.rstrip("."):  # a possessive ends the name
+            if token.rstrip(".").endswith(("'s", "’s")):  # a possessive ends the name
                 close()
         elif run and word in NAME_CONNECTORS:
             run.append(word)
@@ -654,8 +656,9 @@ class Text2Cypher(dspy.Module):
             return cypher
         variable, feature = returned.group(2), returned.group(3)
         node_type = types.get(labels.get(variable, ""))
-        # `-[:rel_student]->(s) RETURN s.name`: a node of no label, by a name, counts as well
-        unlabeled = variable not in labels and feature in self._text_features
+        # "How many ...?" written `-[:rel_student]->(s) RETURN s.name`: a node of no label counts as well
+        unlabeled = ASKS_COUNT.search(question) and feature in self._text_features \
+            and re.search(rf"\(\s*{variable}\s*[){{]", bare) is not None
         if not unlabeled and (node_type is None or feature != node_type.text_feature):
             return cypher
         asked = self._asked_node(before(returned), question)
