@@ -665,3 +665,17 @@ def test_a_query_that_drops_the_questions_number_is_repaired_with_the_filter(tin
     assert prediction.answer == "1"
     first = [s for s in prediction.steps if s["agent"] == "cypher"][0]
     assert "1844" in first["error"] and "paper.year = 1844" in first["error"]
+
+
+def test_a_hop_the_question_never_says_asks_the_named_node_its_own_feature(tiny_graph):
+    """"What are the keywords of the paper X?" written through `rel_reference` answered the cited
+    paper's; with no word of the question saying the hop, the query asks X itself."""
+    program = Text2Cypher(tiny_graph, examples=None)
+    hop = "MATCH (p:paper {title: 'On Bernoulli Numbers'})-[:rel_reference]->(c:paper) RETURN c.keywords"
+    fixed = program.post_process(hop, 'What are the keywords of the paper "On Bernoulli Numbers"?')
+    assert fixed == "MATCH (p:paper {title: 'On Bernoulli Numbers'}) RETURN p.keywords"
+    assert tiny_graph.store.query(fixed)[0]["p.keywords"] == ["numbers"]
+    said = 'What are the keywords of the papers referenced by "On Bernoulli Numbers"?'
+    assert program.post_process(hop, said) == hop  # "referenced" says the hop
+    name = "MATCH (p:paper {title: 'On Bernoulli Numbers'})-[:rel_reference]->(c:paper) RETURN c.title"
+    assert program.post_process(name, 'Which paper is "On Bernoulli Numbers"?') == name  # a name: the other node's

@@ -465,7 +465,7 @@ class Text2Cypher(dspy.Module):
         cypher = self._nested_property(cypher)
         if question is not None:
             cypher = self._answer_kind(self._repeated_hops(cypher, question), question)
-        return self._spelled_path(cypher, question) if question is not None else cypher
+        return self._unsaid_hop(self._spelled_path(cypher, question), question) if question is not None else cypher
 
     def _spelled_path(self, cypher: str, question: str, path: Chain | None = None) -> str:
         """A chain from a named node whose relations are not the ones the question's words spell
@@ -518,6 +518,26 @@ class Text2Cypher(dspy.Module):
             return None
 
         return first_reading([]) or cypher
+
+    def _unsaid_hop(self, cypher: str, question: str) -> str:
+        """Where the bank does not show how the graph's questions spell their relations (so
+        `_spelled_path` cannot judge), a one-hop chain whose relation no word of the question
+        says (its words' first three letters; the start's type aside), returning a feature its
+        named start has, asks the start (`_own_feature`): "What are the keywords of the paper X?"
+        written `(p:paper {...})-[:rel_cited_by]->(c:paper) RETURN c.keywords` answered another
+        paper's."""
+        if self.relation_words is not None and self.relation_words.usable:
+            return cypher
+        path = Chain.read(cypher)
+        if path is None or len(path.hops) != 1:
+            return cypher
+        from graphs.schema import REL_PREFIX
+
+        asked = {word[:3] for word in re.findall(r"[a-z]+", question.lower()) if len(word) >= 3}
+        relation = set(path.hops[0].relation.removeprefix(REL_PREFIX).split("_")) - {path.label(0)}
+        if any(word[:3] in asked for word in relation if len(word) >= 3):
+            return cypher
+        return self._own_feature(path) or cypher
 
     def _own_feature(self, path: Chain) -> str | None:
         """A chain the question's words spell no hop of, returning a feature (not the name) that its
