@@ -403,3 +403,28 @@ def test_the_compile_trains_on_no_question_of_a_held_out_test(tmp_path):
     (tmp_path / "bad.json").write_text("[]")
     with pytest.raises(ValueError, match="bad.json: not a families.json"):
         load_splits(argparse.Namespace(**{**vars(args), "exclude_families": str(tmp_path / "bad.json")}))
+
+
+def test_the_shipped_program_is_the_default_of_its_model_and_its_demos_a_stable_prefix(nobel_graph):
+    """optimize/compiled/glm-qwen2.5-coder-0.5b.json, compiled on questions of new shapes
+    (docs/benchmarks.md), is what GLM loads for the default model, and for no other; its Cypher
+    demo sits in the prompt's byte-stable prefix, before each question's own tables and examples."""
+    from glm_dspy.models import DEFAULT_MODEL
+    from optimize.programs import COMPILED_DIR, default_program, read_metadata
+
+    path = default_program(f"vllm/{DEFAULT_MODEL}")
+    assert path == COMPILED_DIR / f"glm-{DEFAULT_MODEL}.json"
+    assert default_program("vllm/qwen2.5-coder-1.5b") is None
+    metadata = read_metadata(path)
+    assert metadata["new_shapes"] and metadata["optimizer"] == "random-search" and metadata["train_qids"]
+    lm = DummyLM([])
+    lm.model = f"vllm/{DEFAULT_MODEL}"
+    with dspy.context(lm=lm):
+        shipped = GLM(nobel_graph)
+    hand = GLM(nobel_graph, compiled=None)
+    assert shipped.program_path == path and hand.program_path is None
+    assert len(shipped.cypher.generate.demos) > len(hand.cypher.generate.demos)
+    first = agent_messages(shipped, "In which city was Marie Curie born?")["cypher"]
+    second = agent_messages(shipped, "How many laureates were affiliated with University of Heidelberg?")["cypher"]
+    assert first[:-1] == second[:-1] and first[-1] != second[-1]
+    assert len(first) > len(agent_messages(hand, "In which city was Marie Curie born?")["cypher"])
