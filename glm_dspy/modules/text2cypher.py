@@ -531,10 +531,8 @@ class Text2Cypher(dspy.Module):
         path = Chain.read(cypher)
         if path is None or len(path.hops) != 1:
             return cypher
-        from graphs.schema import REL_PREFIX
-
         asked = {word[:3] for word in re.findall(r"[a-z]+", question.lower()) if len(word) >= 3}
-        relation = set(path.hops[0].relation.removeprefix(REL_PREFIX).split("_")) - {path.label(0)}
+        relation = set(chain_relations(path)[0][0].split("_")) - {path.label(0)}
         if any(word[:3] in asked for word in relation if len(word) >= 3):
             return cypher
         return self._own_feature(path) or cypher
