@@ -75,6 +75,8 @@ SAMPLE_TEMPERATURE = 0.8
 ACT_SCHEMA_RELATIONS = LARGE_SCHEMA
 ACT_RELATIONS = PROMPT_RELATIONS
 MAX_PRINTED_IDS = 20  # more printed items than this are not checked for being node ids (a query each)
+# agents only some options add (GLM.load_state): a compiled program may lack them
+OPTIONAL_AGENTS = frozenset({"plan", "judge", "reflection", "cypher"})
 
 
 class GLM(dspy.Module):
@@ -158,6 +160,18 @@ class GLM(dspy.Module):
             self.program_path = resolve_program(compiled, getattr(lm, "model", None) if lm is not None else None)
             if self.program_path is not None:
                 self.load(str(self.program_path))
+
+    def load_state(self, state: dict, **kwargs):
+        """DSPy's load, less strict about the agents an option adds: a program compiled without
+        Graph Counselor's plan, judge and reflection (`plan`, `reflect`) or without the Cypher Act
+        (`act="python"`) loads into a GLM that has them, and those agents keep their hand-written
+        state. The three agents of Algorithm 1 must be in the state."""
+        own = dict(self.named_predictors())
+        lacking = [name for name in own if name not in state and name.split(".")[0] not in OPTIONAL_AGENTS]
+        if lacking:
+            raise ValueError(f"not a saved GLM program: it has no state for {', '.join(lacking)}")
+        kept = {name: predictor.dump_state() for name, predictor in own.items() if name not in state}
+        return super().load_state({**state, **kept}, **kwargs)
 
     def _executor(self):
         if self.executor is None:
