@@ -455,5 +455,9 @@ def test_the_shipped_program_loads_into_every_glm_arm(nobel_graph, tmp_path):
 
     other = tmp_path / "text2cypher.json"
     Text2Cypher(nobel_graph).save(str(other))
-    with pytest.raises(ValueError, match="not a saved GLM program: it has no state for classify.predict"):
+    with pytest.raises(ValueError, match="text2cypher.json: not a saved GLM program: it has no state for classify"):
         GLM(nobel_graph, compiled=other)
+    for text in ("{}", "[]", "{"):
+        other.write_text(text)
+        with pytest.raises(ValueError, match="text2cypher.json: "):
+            GLM(nobel_graph, compiled=other)

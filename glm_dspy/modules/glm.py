@@ -159,7 +159,12 @@ class GLM(dspy.Module):
             lm = dspy.settings.lm
             self.program_path = resolve_program(compiled, getattr(lm, "model", None) if lm is not None else None)
             if self.program_path is not None:
-                self.load(str(self.program_path))
+                try:
+                    self.load(str(self.program_path))
+                except ValueError as error:  # a JSON parse error, or load_state's
+                    raise ValueError(f"{self.program_path}: {error}") from error
+                except (KeyError, TypeError) as error:  # DSPy's load reads any JSON object
+                    raise ValueError(f"{self.program_path}: not a saved GLM program: it has no {error}") from error
 
     def load_state(self, state: dict, **kwargs):
         """DSPy's load, less strict about the agents an option adds: a program compiled without
