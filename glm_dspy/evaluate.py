@@ -158,7 +158,7 @@ def run_eval(questions: list[Question], arms: list[str], graph, out_dir: Path, *
                   "act_requests": act_requests, "act_first_try_ok": act_first_try_ok,
                   "started_at": started_at, "finished_at": time.time(), "model": model, "commit": commit,
                   "seed": seed, "temperatures": sorted({t for step in steps for t in step.get("temperatures", ())}),
-                  "glm_program": str(glm_program) if arm.startswith("glm") and glm_program is not None else None,
+                  "glm_program": str(loaded) if (loaded := getattr(programs[arm], "program_path", None)) else None,
                   "extras": extras, "trace": _trace(steps)}
         with lock, path.open("a") as f:
             f.write(json.dumps(record) + "\n")

@@ -461,3 +461,17 @@ def test_the_shipped_program_loads_into_every_glm_arm(nobel_graph, tmp_path):
         other.write_text(text)
         with pytest.raises(ValueError, match="text2cypher.json: "):
             GLM(nobel_graph, compiled=other)
+
+
+def test_each_eval_record_names_the_program_its_arm_loaded(tiny_graph, tmp_path):
+    """Graph Counselor's arm is GLM too, so it loads the compiled program; its records say so (they
+    said None, going by the arm's name), and a baseline's say none."""
+    from glm_dspy.evaluate import run_eval
+    from graphs.questions import Question
+
+    path = tmp_path / "glm.json"
+    GLM(tiny_graph, compiled=None).save(str(path))
+    question = Question("q1", "When was the paper Notes on the Analytical Engine published?", "1843")
+    with dspy.context(lm=DummyLM([{"answer": "1843"}] * 20)):
+        records = run_eval([question], ["counselor", "base"], tiny_graph, tmp_path / "out", glm_program=path)
+    assert {r["arm"]: r["glm_program"] for r in records} == {"counselor": str(path), "base": None}
