@@ -434,25 +434,22 @@ def test_the_shipped_program_loads_into_every_glm_arm(nobel_graph, tmp_path):
     """The shipped program was compiled without Graph Counselor's agents; `glm-dspy eval --programs
     counselor` (GLM with plan and reflect) loads it, its own plan, judge and reflection hand-written,
     and so do the Python-Act and grammar arms. A file of another program's state is refused."""
-    import pytest
-
     from glm_dspy.evaluate import make_program
     from glm_dspy.models import DEFAULT_MODEL
+    from glm_dspy.modules import Text2Cypher
     from optimize.programs import default_program
 
     path = default_program(f"vllm/{DEFAULT_MODEL}")
     demo = json.loads(path.read_text())["cypher.generate"]["demos"][0]["question"]
-    hand = GLM(nobel_graph, compiled=None, plan=True, reflect=2)
-    for arm in ("counselor", "glm-python", "glm-grammar", "glm-communities", "glm"):
-        program = make_program(arm, nobel_graph, path)
+    programs = {arm: make_program(arm, nobel_graph, path)
+                for arm in ("counselor", "glm-python", "glm-grammar", "glm-communities", "glm")}
+    for program in programs.values():
         assert program.program_path == path
         if program.cypher is not None:
             assert program.cypher.generate.demos[-1]["question"] == demo
-    counselor = make_program("counselor", nobel_graph, path)
-    assert counselor.plan.dump_state() == hand.plan.dump_state()
-    assert counselor.reflection.dump_state() == hand.reflection.dump_state()
-    from glm_dspy.modules import Text2Cypher
-
+    hand = GLM(nobel_graph, compiled=None, plan=True, reflect=2)
+    assert programs["counselor"].plan.dump_state() == hand.plan.dump_state()
+    assert programs["counselor"].reflection.dump_state() == hand.reflection.dump_state()
     other = tmp_path / "text2cypher.json"
     Text2Cypher(nobel_graph).save(str(other))
     with pytest.raises(ValueError, match="text2cypher.json: not a saved GLM program: it has no state for classify"):
