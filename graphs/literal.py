@@ -53,3 +53,43 @@ def name_literal(name: str) -> str:
     if not isinstance(name, str) or not _NAME_RE.fullmatch(name):  # (`$` alone would let "a\n" through)
         raise ValueError(f"not a table name: {name!r:.60} (letters, digits and '_', starting with a letter)")
     return f"'{name}'"
+
+
+def text_literal(value: str) -> str:
+    """Any text (a query's string value, possibly empty) as a quoted Kuzu string literal.
+
+    Backslash, both quotes and the whitespace controls are escaped; other control characters
+    are refused, so the literal is always one token on one line."""
+    if not isinstance(value, str):
+        raise ValueError(f"a string literal's value must be text, got {type(value).__name__}")
+    if len(value) > MAX_TEXT_CHARS:
+        raise ValueError(f"a string literal is {len(value)} characters long (at most {MAX_TEXT_CHARS})")
+    if any((ord(ch) < 0x20 and ch not in "\n\r\t") or ord(ch) == 0x7F for ch in value):
+        raise ValueError(f"a string literal {value!r:.60} contains control characters")
+    escaped = (value.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n").replace("\r", "\\r")
+               .replace("\t", "\\t"))
+    return f"'{escaped}'"
+
+
+def cypher_name(name: str) -> str:
+    """A variable, label, relationship type or property name as Cypher: bare where it is a plain
+    ASCII word that is no keyword, else in backticks (names with a backtick or a control
+    character are refused)."""
+    if not isinstance(name, str) or not name or len(name) > MAX_LITERAL_CHARS:
+        raise ValueError(f"not a usable Cypher name: {name!r:.60}")
+    if _PLAIN_NAME_RE.fullmatch(name) and name.upper() not in KEYWORDS:
+        return name
+    return identifier(name)
+
+
+MAX_TEXT_CHARS = 10_000
+_PLAIN_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Kuzu 0.11.3's keywords (Cypher.g4): a name spelled as one is written in backticks
+KEYWORDS = frozenset("""ACYCLIC ADD ALL ALTER AND ANY AS ASC ASCENDING ATTACH BEGIN BY CALL CASE CAST CHECKPOINT
+COLUMN COMMENT COMMIT COMMIT_SKIP_CHECKPOINT CONTAINS COPY COUNT CREATE CYCLE DATABASE DBTYPE DECIMAL DEFAULT
+DELETE DESC DESCENDING DETACH DISTINCT DROP ELSE END ENDS EXISTS EXPLAIN EXPORT EXTENSION FALSE FORCE FROM
+GLOB GRAPH GROUP HEADERS HINT IMPORT IF IN INCREMENT INSTALL IS JOIN KEY LIMIT LOAD LOGICAL MACRO MAP MATCH
+MAXVALUE MERGE MINVALUE MULTI_JOIN NO NODE NONE NOT NULL ON ONLY OPTIONAL OR ORDER PASSWORD PRIMARY PROFILE
+PROJECT READ REL RENAME RETURN ROLE ROLLBACK ROLLBACK_SKIP_CHECKPOINT SEQUENCE SET SHORTEST SINGLE SKIP START
+STARTS STRUCT TABLE THEN TO TRAIL TRANSACTION TRUE TYPE UNINSTALL UNION UNWIND UPDATE USE USER WHEN WHERE WITH
+WRITE WSHORTEST XOR YIELD""".split())

@@ -3,23 +3,32 @@
 Kuzu 0.11.3 is archived upstream; its maintained fork (`ladybug`) renames the module and
 reads no Kuzu files. Keeping every `import kuzu` here makes a later switch one file.
 
-Invariants: a `GraphStore` owns one `kuzu.Database`; each thread gets its own
-`kuzu.Connection` (created on first use), so concurrent agents never share a connection.
-Every query runs under the store's query timeout, cut to the time left before the
-thread's deadline (graphs/deadline.py) when one is set; past that deadline no query starts.
-Values reach Cypher text only via `graphs.literal`. What a node shows (the NodeInfo view) is
-graphs/node_info.py's, on top of `GraphStore.query`.
+Two ways in. `query` runs this project's own Cypher (graph functions, loaders: text built
+from the schema, values through `graphs.literal`). `read` and `explain` run Cypher that a model
+wrote or a pass changed: only after `graphs.cypher.gate` (one reading statement, allow-listed
+functions) and only as the text the gate printed from its parse, never the text that came in.
+
+Invariants: a `GraphStore` owns one read-only `kuzu.Database`; every query runs on a fresh
+`kuzu.Connection` (0.03 ms), so no setting or transaction outlives it and concurrent agents
+never share one. Every query runs under the store's query timeout, cut to the time left before
+the thread's deadline (graphs/deadline.py) when one is set; past that deadline no query starts.
+`read` fetches under the same clock and stops at MAX_FETCH_ROWS rows or MAX_FETCH_BYTES,
+saying so. Kuzu bounds its own memory by the buffer pool (`buffer_pool_bytes`): a query that
+needs more fails with Kuzu's "buffer pool is full" (checked on 0.11.3), and the process lives on.
+What a node shows (the NodeInfo view) is graphs/node_info.py's, on top of `GraphStore.query`.
 """
 
 from __future__ import annotations
 
 import math
-import threading
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import kuzu
 
+from graphs.cypher import gate
 from graphs.deadline import DeadlinePassed, remaining_s
 from graphs.id_index import IdIndex
 from graphs.literal import identifier, string_literal
@@ -29,6 +38,8 @@ DB_FILE = "graph.kuzu"
 META_FILE = "meta.json"
 ID_INDEX_FILE = "id_index.npz"
 DEFAULT_BUFFER_POOL_BYTES = 2 * 1024**3
+MAX_FETCH_ROWS = 10_000  # rows `read` fetches of a model's query before it stops
+MAX_FETCH_BYTES = 16 * 1024**2  # of values (`_size`) `read` fetches before it stops
 
 
 def connect(db_path: Path, *, read_only: bool, buffer_pool_bytes: int = DEFAULT_BUFFER_POOL_BYTES) -> kuzu.Connection:
@@ -40,6 +51,26 @@ class GraphStoreError(RuntimeError):
     """The database directory is missing, incomplete or unreadable."""
 
 
+@dataclass(slots=True)
+class ReadResult:
+    """What `GraphStore.read` fetched: the rows, why fetching stopped early (None: all were
+    read) and the canonical text that ran."""
+    rows: list[dict[str, Any]]
+    truncated: str | None
+    text: str
+
+
+def _size(value: Any) -> int:
+    """About how many bytes `value` holds once in Python (strings by length, containers summed)."""
+    if isinstance(value, (str, bytes)):
+        return len(value) + 8
+    if isinstance(value, dict):
+        return 8 + sum(len(str(key)) + _size(item) for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return 8 + sum(_size(item) for item in value)
+    return 8
+
+
 class GraphStore:
     def __init__(self, db_dir: Path, database: kuzu.Database, schema: GraphSchema, id_index: IdIndex,
                  query_timeout_ms: int):
@@ -48,7 +79,6 @@ class GraphStore:
         self.id_index = id_index
         self.query_timeout_ms = query_timeout_ms
         self._database = database
-        self._local = threading.local()
 
     @classmethod
     def open(cls, db_dir: Path | str, *, query_timeout_ms: int = 5000,
@@ -64,20 +94,9 @@ class GraphStore:
         return cls(db_dir, database, GraphSchema.load(db_dir / META_FILE), IdIndex.load(db_dir / ID_INDEX_FILE),
                    query_timeout_ms)
 
-    # ---- raw access ----------------------------------------------------------------------
-    @property
-    def connection(self) -> kuzu.Connection:
-        connection = getattr(self._local, "connection", None)
-        if connection is None:
-            connection = kuzu.Connection(self._database)
-            self._local.connection = connection
-        return connection
-
-    def query(self, cypher: str, parameters: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-        """Run `cypher` and return all rows as dicts (column name -> value).
-
-        Raises DeadlinePassed, without querying, when the thread's deadline has passed; Kuzu
-        raises RuntimeError("Interrupted.") for a query that outlives its timeout."""
+    # ---- running Cypher ------------------------------------------------------------------
+    def _timeout_ms(self) -> int:
+        """The timeout for the next query: the store's, cut to the thread's deadline."""
         timeout_ms = self.query_timeout_ms
         remaining = remaining_s()
         if remaining is not None:
@@ -85,15 +104,62 @@ class GraphStore:
                 raise DeadlinePassed("the time for graph calls ran out; make fewer calls")
             remaining_ms = math.ceil(remaining * 1000)  # >= 1: 0 would mean no timeout at all
             timeout_ms = min(timeout_ms, remaining_ms) if timeout_ms > 0 else remaining_ms
-        connection = self.connection
+        return timeout_ms
+
+    def _execute(self, cypher: str, parameters: dict[str, Any] | None = None):
+        """The one call into Kuzu's execute: a fresh connection, under `_timeout_ms`. Returns
+        (result, the monotonic time the query must be fetched by, or None)."""
+        timeout_ms = self._timeout_ms()
+        connection = kuzu.Connection(self._database)
         connection.set_query_timeout(timeout_ms)  # Kuzu 0.11.3: applies to the next execute; 0 means none
-        result = connection.execute(cypher, parameters or {})
+        ends_at = time.monotonic() + timeout_ms / 1000 if timeout_ms > 0 else None
+        return connection.execute(cypher, parameters or {}), ends_at
+
+    def query(self, cypher: str, parameters: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Run this project's own `cypher` and return all rows as dicts (column name -> value).
+
+        Raises DeadlinePassed, without querying, when the thread's deadline has passed; Kuzu
+        raises RuntimeError("Interrupted.") for a query that outlives its timeout."""
+        result, _ = self._execute(cypher, parameters)
         columns = result.get_column_names()
         rows = []
         while result.has_next():
             rows.append(dict(zip(columns, result.get_next())))
         result.close()
         return rows
+
+    def read(self, cypher: str, *, max_rows: int = MAX_FETCH_ROWS, max_bytes: int = MAX_FETCH_BYTES) -> ReadResult:
+        """Run Cypher a model wrote: gated (raises QueryRefused or CypherSyntaxError), then the
+        gate's canonical text, fetched under the query's timeout and the row and byte caps.
+        Kuzu errors are RuntimeErrors ("Interrupted." past the timeout)."""
+        gated = gate(cypher)
+        result, ends_at = self._execute(gated.text)
+        columns = result.get_column_names()
+        rows, num_bytes, truncated = [], 0, None
+        try:
+            while result.has_next():
+                if len(rows) >= max_rows:
+                    truncated = f"more than {max_rows:,} rows; only the first {max_rows:,} were read"
+                    break
+                if ends_at is not None and len(rows) % 256 == 0 and time.monotonic() > ends_at:
+                    raise DeadlinePassed("the query ran past its time limit while its rows were read")
+                values = result.get_next()
+                num_bytes += sum(_size(value) for value in values)
+                if num_bytes > max_bytes:
+                    truncated = f"more than {max_bytes // 1024**2} MiB of values; only {len(rows):,} rows were read"
+                    break
+                rows.append(dict(zip(columns, values)))
+        finally:
+            result.close()
+        return ReadResult(rows, truncated, gated.text)
+
+    def explain(self, cypher: str) -> str:
+        """Check that Kuzu can plan Cypher a model wrote, running nothing but EXPLAIN of the one
+        gated statement; returns the canonical text. Raises as `read` does."""
+        gated = gate(cypher)
+        result, _ = self._execute(f"EXPLAIN {gated.text}")
+        result.close()
+        return gated.text
 
     # ---- lookups by id (always a labelled primary-key match with a literal) ---------------
     def type_of(self, node_id: str) -> str | None:

@@ -72,17 +72,18 @@ from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.cypher_paths import END, NODE_HEAD, Chain, Hop
 from glm_dspy.modules.relation_words import RelationWords, chain_relations, spells, start_name
 from glm_dspy.signatures import AnswerFromRows, GenerateCypher
-from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, UNEXPECTED_OUTPUT, Step, StepLog
+from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, TIME_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
+from graphs.cypher import CypherSyntaxError, QueryRefused, gate
+from graphs.deadline import DeadlinePassed, deadline, remaining_s
 
 DEFAULT_K = 3
 DEFAULT_MAX_RELATIONS = 8
 OWN_RELATION_BONUS = 1.0  # added to the cosine of a relation a named node has: those come first
 DEFAULT_MAX_REPAIRS = 3
+DEFAULT_QUESTION_TIMEOUT_S = 120.0  # one question's deadline over all its stages
 MAX_ROWS = 50  # rows shown to AnswerFromRows or joined into an answer
 STRING_LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 # clauses that write, change the schema, or reach outside the query; refused outside string literals
-FORBIDDEN = re.compile(r"\b(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|ALTER|COPY|LOAD|INSTALL|ATTACH|USE|"
-                       r"EXPORT|IMPORT|CHECKPOINT|BEGIN|COMMIT|ROLLBACK|CALL|TRUNCATE)\b", re.IGNORECASE)
 NAME_LITERAL = r"(\b{f}\s*:\s*|\.{f}\s*=\s*)'((?:[^'\\]|\\.)*)'"  # f: a text feature (name, title)
 NO_ROWS = "the query returned no rows: check each name, each relationship table and its direction against the schema"
 UNBOUND = re.compile(r"Binder exception: Variable (\w+) is not in scope")
@@ -270,13 +271,12 @@ def default_examples_path(graph) -> Path | None:
 
 
 def read_only_problem(cypher: str) -> str | None:
-    """Why `cypher` may not run (a write, schema or admin clause, or more than one statement), or None."""
-    bare = STRING_LITERAL.sub("''", cypher)
-    if (found := FORBIDDEN.search(bare)) is not None:
-        return (f"{found.group(1).upper()} is not allowed: the query must only read the graph (MATCH, WHERE, "
-                "WITH, UNWIND, RETURN, ORDER BY, LIMIT)")
-    if ";" in bare.rstrip().rstrip(";"):
-        return "write exactly one query (no ';' between statements)"
+    """Why `cypher` may not run for a question (graphs/cypher/gate.py decides on its parse: one
+    reading statement, allow-listed functions), or None."""
+    try:
+        gate(cypher)
+    except (QueryRefused, CypherSyntaxError) as error:
+        return str(error)
     return None
 
 
@@ -293,7 +293,8 @@ class Text2Cypher(dspy.Module):
                  max_relations: int = DEFAULT_MAX_RELATIONS, max_repairs: int = DEFAULT_MAX_REPAIRS,
                  cache_size: int = 256, max_tokens: int = 256, ground: bool = True,
                  order_weight: float = 0.0, distinct_shapes: bool = False, hold_out_own: bool = False,
-                 hold_out_family: bool = False, spelled_paths: bool = True):
+                 hold_out_family: bool = False, spelled_paths: bool = True,
+                 question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT_S):
         """`examples`: a JSON Lines file of {"question", "cypher"}; "default" the dataset's own
         (graphs/cypher_examples.py), None none. `ground`: hold the query's name literals to the
         names the question mentions (`ground_names`). `order_weight` (e.g. ORDER_WEIGHT),
@@ -306,9 +307,12 @@ class Text2Cypher(dspy.Module):
         family (the bank's "family"), as a question of a shape the bank does not hold would be
         (graphs/unseen_shapes.py); `optimize.compile --new-shapes` trains on that.
         `spelled_paths`: rebuild a chain the question's relation words spell otherwise
-        (`_spelled_path`), where the bank shows the graph's questions spell their paths."""
+        (`_spelled_path`), where the bank shows the graph's questions spell their paths.
+        `question_timeout_s`: one deadline over all of a question's stages (`forward`)."""
         super().__init__()
         assert k >= 0 and max_relations >= 1 and max_repairs >= 0 and cache_size >= 0
+        assert question_timeout_s > 0, question_timeout_s
+        self.question_timeout_s = question_timeout_s
         self.graph, self.k, self.max_relations, self.max_repairs = graph, k, max_relations, max_repairs
         self.generate = dspy.Predict(GenerateCypher, max_tokens=max_tokens)
         self.answer_from_rows = dspy.Predict(AnswerFromRows, max_tokens=128)
@@ -914,12 +918,15 @@ class Text2Cypher(dspy.Module):
         return retriever.label(node_id) if isinstance(node_id, str) else None
 
     def validate(self, cypher: str, question: str | None = None) -> str | None:
-        """Why `cypher` cannot run (the read-only gate, then Kuzu's EXPLAIN), or cannot answer
-        `question` (`unnamed`, `unsaid_number`); None if neither."""
-        if (problem := read_only_problem(cypher)) is not None:
-            return problem
+        """Why `cypher` cannot run (the read-only gate on its parse, then Kuzu's EXPLAIN of the
+        gated text; nothing else runs), or cannot answer `question` (`unnamed`,
+        `unsaid_number`); None if neither."""
         try:
-            self.graph.store.query(f"EXPLAIN {cypher}")
+            self.graph.store.explain(cypher)
+        except (QueryRefused, CypherSyntaxError) as error:
+            return f"the query may not run: {error}"
+        except DeadlinePassed:
+            raise
         except Exception as error:  # noqa: BLE001 - Kuzu's parser and binder errors are RuntimeErrors
             return f"Kuzu cannot run it: {str(error).strip().splitlines()[0][:300]}"
         if question is None or not self.ground:
@@ -960,18 +967,36 @@ class Text2Cypher(dspy.Module):
                 f"WHERE" + (f", e.g. on {' or '.join(hints)}" if hints else ""))
 
     def execute(self, cypher: str) -> tuple[list[dict] | None, str | None]:
+        """(rows, None), or (None, why not): the gated query (`GraphStore.read`) under its time,
+        row and byte limits; rows cut at a limit come back with no error (the step says so)."""
         try:
-            return self.graph.store.query(cypher), None
+            result = self.graph.store.read(cypher)
+        except (QueryRefused, CypherSyntaxError) as error:
+            return None, f"the query may not run: {error}"
+        except DeadlinePassed:
+            raise
         except Exception as error:  # noqa: BLE001 - a timeout is RuntimeError("Interrupted.")
             message = str(error).strip().splitlines()[0][:300]
             if "Interrupted" in message:
                 message = "the query ran past its time limit; write a simpler one"
             return None, message
+        return result.rows, None
 
     # ---- the program -----------------------------------------------------------------------
     def forward(self, question: str) -> dspy.Prediction:
+        """The question's answer, all of its stages (generation, validation, execution, walks,
+        repairs) inside one deadline of `question_timeout_s`: no graph query starts after it,
+        each is cut to the time left, and no generation starts once it has passed."""
         stages: dict[str, float] = {}
         log = StepLog()
+        with deadline(time.monotonic() + self.question_timeout_s):
+            try:
+                return self._forward(question, log, stages)
+            except DeadlinePassed as error:
+                log.add(Step("graph", error=f"the question's time limit ({self.question_timeout_s:g} s) passed: {error}"))
+                return log.prediction(None, TIME_LIMIT, cypher="", stages=stages, cache_hit=False)
+
+    def _forward(self, question: str, log: StepLog, stages: dict[str, float]) -> dspy.Prediction:
 
         def timed(stage: str, started: float) -> None:
             stages[stage] = stages.get(stage, 0.0) + time.perf_counter() - started
@@ -999,6 +1024,8 @@ class Text2Cypher(dspy.Module):
         previous, error, category, rows, cypher = "", "", None, None, ""
         with dspy.context(adapter=self.adapter):
             for attempt in range(1 + self.max_repairs):
+                if (left := remaining_s()) is not None and left <= 0:
+                    raise DeadlinePassed(f"before generation {attempt + 1}")
                 started = time.perf_counter()
                 prediction, step = call_agent("cypher", self.generate, tables=schema, examples=examples,
                                               question=question, previous_query=previous, error=error)
@@ -1008,7 +1035,7 @@ class Text2Cypher(dspy.Module):
                 if prediction is None:
                     return self._finish(key, log, None, UNEXPECTED_OUTPUT, cypher, stages)
                 started = time.perf_counter()
-                step.code = cypher = self.post_process(prediction.cypher, question)
+                step.code = cypher = _canonical(self.post_process(prediction.cypher, question))
                 timed("post-processing", started)
                 if previous and cypher == previous:  # the repair repeats the query that failed: stop here
                     step.error = "repeated the failing query; not run again"
@@ -1017,7 +1044,7 @@ class Text2Cypher(dspy.Module):
                 problem = self.validate(cypher, question)
                 if problem is not None and (bound := self._bind_unbound(cypher, problem)) is not None \
                         and (bound_problem := self.validate(bound, question)) is None:
-                    step.code = cypher = bound
+                    step.code = cypher = _canonical(bound)
                     problem = bound_problem
                 log.add(Step("graph", code=f"EXPLAIN {cypher}", error=problem,
                              latency_s=time.perf_counter() - started))
@@ -1187,6 +1214,15 @@ class _CopyableLock:
 
     def __deepcopy__(self, memo) -> "_CopyableLock":
         return _CopyableLock()
+
+
+def _canonical(cypher: str) -> str:
+    """The text a query that passes the gate runs as (graphs/cypher/printer.py); else as written,
+    for validation to say why it cannot run."""
+    try:
+        return gate(cypher).text
+    except (QueryRefused, CypherSyntaxError):
+        return cypher
 
 
 def _value_text(value) -> str:
