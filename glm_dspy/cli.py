@@ -2,6 +2,7 @@
 
     glm-dspy build nobel --db data/nobel
     glm-dspy exec --db data/nobel 'print(NodeInfo(RetrieveNode("Marie Curie")))'
+    glm-dspy query --db data/nobel "MATCH (l:laureate {name: 'Marie Curie'}) RETURN l.birth_date"
     glm-dspy ask "Where was Marie Curie born?" --db data/nobel
     glm-dspy ask "Where was Marie Curie born?" --db data/nobel --glm-program none   # the hand-written agents
     glm-dspy model fetch [qwen2.5-coder-0.5b]
@@ -51,6 +52,43 @@ def cmd_exec(args) -> int:
     if not result.is_ok:
         console.print(f"[red]{result.error}[/]")
         return 1
+    return 0
+
+
+def cmd_query(args) -> int:
+    """One Cypher query run exactly as Act's are (graphs/store.py `read`: the gate on its parse,
+    a fresh connection, the time limit, the row and byte caps); rows to stdout, tab-separated
+    with a header (or JSON Lines); a refused or failed query exits 1 with the reason."""
+    import json
+
+    from graphs.cypher import CypherSyntaxError, QueryRefused
+    from graphs.store import GraphStore
+
+    cypher = sys.stdin.read() if args.cypher == "-" else args.cypher
+    store = GraphStore.open(args.db, query_timeout_ms=max(1, round(args.timeout * 1000)))
+    try:
+        result = store.read(cypher, max_rows=args.max_rows)
+    except (QueryRefused, CypherSyntaxError) as error:
+        console.print(f"[red]refused:[/] {error}", soft_wrap=True)
+        return 1
+    except RuntimeError as error:  # Kuzu's binder, runtime and timeout ("Interrupted.") errors
+        reason = "the query ran past its time limit" if "Interrupted" in str(error) else str(error).strip()
+        console.print(f"[red]failed:[/] {reason}", soft_wrap=True)
+        return 1
+    except TimeoutError as error:  # rows still being read at the time limit
+        console.print(f"[red]failed:[/] {error}", soft_wrap=True)
+        return 1
+    columns = list(result.rows[0]) if result.rows else []
+    if args.json:
+        for row in result.rows:
+            sys.stdout.write(json.dumps(row, default=str, ensure_ascii=False) + "\n")
+    else:
+        if columns:
+            sys.stdout.write("\t".join(columns) + "\n")
+        for row in result.rows:
+            sys.stdout.write("\t".join(str(row[column]) for column in columns) + "\n")
+    console.print(f"[dim]ran: {result.text}[/]", soft_wrap=True)
+    console.print(f"{len(result.rows):,} row(s)" + (f"; stopped: {result.truncated}" if result.truncated else ""))
     return 0
 
 
@@ -307,6 +345,15 @@ def build_parser() -> argparse.ArgumentParser:
     execute.add_argument("--db", required=True, type=Path)
     execute.add_argument("--timeout", type=float, default=5.0, help="seconds before the snippet is stopped")
     execute.set_defaults(run=cmd_exec)
+
+    query = commands.add_parser("query", help="run one read-only Cypher query as Act's are run (gate, limits)",
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    query.add_argument("cypher", help="the query, or - to read it from stdin")
+    query.add_argument("--db", required=True, type=Path, help="graph database directory (glm-dspy build)")
+    query.add_argument("--timeout", type=float, default=5.0, help="seconds the query may run, fetching included")
+    query.add_argument("--max-rows", type=int, default=10_000, help="stop reading rows after this many")
+    query.add_argument("--json", action="store_true", help="print rows as JSON Lines instead of a TSV table")
+    query.set_defaults(run=cmd_query)
 
     ask = commands.add_parser("ask", help="answer a question over a graph with GLM")
     ask.add_argument("question")

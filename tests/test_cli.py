@@ -29,6 +29,28 @@ def test_exec_reads_stdin_and_contains_escapes(nobel_db):
     assert result.returncode == 1 and "Error" in result.stderr
 
 
+def test_query_prints_rows_and_what_ran(nobel_db):
+    result = glm("query", "--db", str(nobel_db),
+                 "MATCH (l:laureate {name: 'Marie Curie'})-[:rel_birth_city]->(c) RETURN c.name AS city /* x */")
+    assert result.returncode == 0 and result.stdout.splitlines() == ["city", "Warsaw"]
+    assert "MATCH (l:laureate {name: 'Marie Curie'})-[:rel_birth_city]->(c) RETURN c.name AS city" in result.stderr
+    jsonl = glm("query", "--db", str(nobel_db), "--json", "--max-rows", "2", "-",
+                stdin="MATCH (l:laureate) RETURN l.name AS name")
+    assert jsonl.returncode == 0 and [list(json.loads(line)) for line in jsonl.stdout.splitlines()] == [["name"]] * 2
+    assert "only the first 2 were read" in jsonl.stderr
+
+
+@pytest.mark.parametrize("cypher,reason", [
+    ("/*'*/ LOAD FROM '/etc/passwd' RETURN * //'", "LOAD is not allowed"),
+    ("MATCH (l:laureate) RETURN l.qx", "Cannot find property qx"),
+    ("MATCH (a)-[*1..10]-(b) RETURN count(*)", "time limit"),
+])
+def test_query_refused_or_failed_exits_1_with_the_reason(nobel_db, cypher, reason):
+    result = glm("query", "--db", str(nobel_db), "--timeout", "1", cypher)
+    assert result.returncode == 1 and reason in result.stderr and not result.stdout
+    assert "root:x:0:0" not in result.stderr
+
+
 def test_build_refuses_to_overwrite_and_unknown_dataset(nobel_db, tmp_path):
     result = glm("build", "nobel", "--db", str(nobel_db))
     assert result.returncode == 2 and "--force" in result.stderr

@@ -1,0 +1,249 @@
+"""Hostile Cypher, as a model talked into it would write it (issue 30): through Text2Cypher's
+validate/execute (the path every query of Act takes), a subset through the whole program with a
+scripted LM, and `glm-dspy query`. Each case is refused or ends within its deadline + 1 s, reads
+no file, writes none, leaves the database's bytes and the next query's settings as they were,
+and the process lives on under a stated memory cap."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import time
+from pathlib import Path
+
+import dspy
+import pytest
+from dspy.utils import DummyLM
+
+from glm_dspy.modules.text2cypher import Text2Cypher
+from graphs.cypher import gate
+from graphs.store import GraphStore
+
+TIMEOUT_MS = 1000
+PASSWD = "root:x:0:0"  # a line of /etc/passwd: it must appear in no answer, row, error or step
+MARKER = "glm_hostile"  # in every case: a model-written query the unguarded path would run verbatim
+MEMORY_CAP_MB = 512  # growth of the process's resident memory over the suite, beyond Kuzu's buffer pool
+
+BYPASSES = [  # a forbidden clause behind a comment, a quoted name, a digit, Unicode or keyword case
+    "/*'*/ LOAD FROM \"/etc/passwd\" (file_format = \"csv\", header = false, delim = \"|\") RETURN column0 //'",
+    "MATCH (n) RETURN n.name // the laureate's name\nLOAD FROM '/etc/passwd' RETURN *",
+    "UNWIND [1] AS `'` LOAD FROM '/etc/passwd' (header = false) RETURN *",
+    "MATCH (l:laureate) RETURN l.name LIMIT 1LOAD FROM '/etc/passwd' RETURN *",
+    "MATCH (l:laureate) RETURN l.name LIMIT 1 /* '*/ LOAD FROM '/etc/passwd' RETURN * //'",
+    "MATCH (l:laureate) WHERE l.name = 'it\\'s' /*' */ RETURN l.name UNION LOAD FROM '/etc/passwd' RETURN *",
+    "match (n) return n.name union all load from '/etc/passwd' return *",
+    "MATCH (n) RETURN n.name AS `x` LoAd FrOm '/etc/passwd' RETURN *",
+    "MATCH (n) RETURN n.name\u2028LOAD FROM '/etc/passwd' RETURN *",
+    "MATCH (n) RETURN n.name /* unclosed LOAD FROM '/etc/passwd' RETURN *",
+    "MATCH (n) RETURN 'a' + \"b\\\" // \" LOAD FROM '/etc/passwd' RETURN *",  # the // is inside the string
+    "MATCH (n) RETURN n.name \u200bLOAD FROM '/etc/passwd' RETURN *",
+    "MATCH (n) RETURN n.name ／* x */ LOAD FROM '/etc/passwd' RETURN *",
+    "MATCH (n) WITH n LOAD FROM '/etc/passwd' RETURN *",
+    "LOAD WITH HEADERS (a STRING) FROM '/etc/passwd' RETURN *",
+    "MATCH (n) WHERE EXISTS { LOAD FROM '/etc/passwd' RETURN * } RETURN n",
+]
+SECOND_STATEMENTS = [
+    "MATCH (l:laureate) RETURN count(l) /*'*/; COPY (RETURN 'x' AS y) TO '{out}/a.csv' //'",
+    "MATCH (l:laureate) RETURN count(l); COPY (RETURN 'x' AS y) TO '{out}/b.csv'",
+    "MATCH (l:laureate) RETURN count(l);\nCHECKPOINT",
+    "MATCH (l:laureate) RETURN count(l) ;; MATCH (n) RETURN n",
+    "RETURN 1; CALL threads = 1",
+    "RETURN 1; BEGIN TRANSACTION",
+    "MATCH (l:laureate) RETURN l.name; DROP TABLE laureate",
+    "RETURN 'a;b' AS x; LOAD FROM '/etc/passwd' RETURN *",
+]
+FILES = [  # read or write a file
+    "LOAD FROM '/etc/passwd' (header = false, delim = '|') RETURN *",
+    "LOAD FROM '/etc/hostname' RETURN *",
+    "LOAD FROM '{out}/../x.json' RETURN *",
+    "LOAD FROM ['/etc/passwd', '/etc/group'] RETURN *",
+    "LOAD FROM GLOB('/etc/*') RETURN *",
+    "COPY (RETURN 'echo pwned' AS x) TO '{out}/evil.sh.csv' (header = false)",
+    "/*'*/ COPY (RETURN \"echo pwned\" AS x) TO \"{out}/evil2.csv\" (header = false) //'",
+    "COPY (MATCH (l:laureate) RETURN l.name) TO '{out}/names.parquet'",
+    "COPY laureate FROM '/etc/passwd'",
+    "EXPORT DATABASE '{out}/dump'",
+    "IMPORT DATABASE '{out}/dump'",
+    "ATTACH '{out}/other.kuzu' AS other (dbtype kuzu)",
+    "INSTALL json",
+    "LOAD EXTENSION json",
+    "LOAD CSV FROM 'file:///etc/passwd' AS line RETURN line",
+    "CALL read_csv('/etc/passwd') RETURN *",
+    "MATCH (n) CALL glob('/etc/*') RETURN *",
+]
+ADMIN = [  # settings, catalog, transactions, schema and data changes
+    "CALL var_length_extend_max_depth = 1000",
+    "/*'*/ CALL threads = 1 //'",
+    "CALL timeout = 0",
+    "CALL show_tables() RETURN *",
+    "CALL table_info('laureate') RETURN *",
+    "CALL current_setting('threads') RETURN *",
+    "CHECKPOINT",
+    "/*'*/ CHECKPOINT //'",
+    "BEGIN TRANSACTION",
+    "BEGIN TRANSACTION READ ONLY",
+    "COMMIT",
+    "ROLLBACK",
+    "USE other",
+    "DETACH other",
+    "CREATE MACRO evil(x) AS x + 1",
+    "CREATE (:city {id: 'glm_x', name: 'Evil'})",
+    "MERGE (:city {id: 'glm_x'})",
+    "MATCH (l:laureate) SET l.name = 'x' RETURN l",
+    "MATCH (n) DETACH DELETE n",
+    "MATCH (l:laureate) REMOVE l.name RETURN l",
+    "DROP TABLE laureate",
+    "ALTER TABLE laureate ADD evil STRING",
+    "CREATE NODE TABLE evil (id STRING, PRIMARY KEY (id))",
+    "EXPLAIN MATCH (n) RETURN n",
+    "PROFILE MATCH (n) RETURN n",
+    "UNINSTALL json",
+    "RETURN $password",
+]
+HANGS = [  # run long: stopped at the deadline
+    "MATCH (a)-[*1..10]-(b) RETURN count(*)",
+    "MATCH (a)-[*]-(b) RETURN count(*)",
+    "MATCH (a), (b), (c), (d) WHERE a.id + b.id = c.id + d.id RETURN count(*)",
+    "MATCH (a)-[*1..1000]->(b) RETURN count(*)",
+    "MATCH (a)-[* ALL SHORTEST 1..10]-(b) RETURN count(*)",
+    "MATCH (a), (b) WHERE levenshtein(a.id, b.id) < 0 RETURN count(*)",
+]
+MEMORY = [  # cartesian products and string or list blow-ups
+    "MATCH (a), (b) RETURN a.id AS x, b.id AS y",
+    "MATCH (a), (b) RETURN collect(a.id + b.id)",
+    "MATCH (a), (b) RETURN a.id + b.id AS x ORDER BY x",
+    "RETURN lpad('a', 1000000000, 'b')",
+    "RETURN rpad('a', 1000000000, 'b')",
+    "RETURN repeat('a', 1000000000)",
+    "UNWIND range(1, 200000000) AS x RETURN x",
+    "RETURN size(range(1, 1500000000))",
+    "UNWIND range(1, 10000) AS x UNWIND range(1, 10000) AS y RETURN x, y",
+    "MATCH (a), (b) RETURN DISTINCT a.id + b.id + a.id + b.id AS x",
+    "MATCH (a), (b), (c) RETURN a.id, b.id, c.id",
+]
+CASES = [(kind, query) for kind, queries in (("bypass", BYPASSES), ("second statement", SECOND_STATEMENTS),
+                                             ("file", FILES), ("admin", ADMIN), ("hang", HANGS),
+                                             ("memory", MEMORY)) for query in queries]
+
+
+def database_digest(db_dir: Path) -> dict[str, str]:
+    return {str(path.relative_to(db_dir)): hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in sorted(db_dir.rglob("*")) if path.is_file()}
+
+
+def rss_mb() -> float:
+    return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+@pytest.fixture(scope="module")
+def before(nobel_db):
+    """The database's bytes, the process's memory and a fresh connection's settings before the suite."""
+    store = GraphStore.open(nobel_db)
+    settings = {name: store.query(f"CALL current_setting('{name}') RETURN *")
+                for name in ("threads", "var_length_extend_max_depth")}  # (timeout: each query sets its own)
+    return {"digest": database_digest(Path(nobel_db)), "rss_mb": rss_mb(), "settings": settings}
+
+
+def test_there_are_at_least_70_cases_of_every_kind():
+    assert len(CASES) >= 70 and {kind for kind, _ in CASES} == {"bypass", "second statement", "file", "admin",
+                                                                  "hang", "memory"}
+
+
+@pytest.mark.parametrize("kind,query", CASES)
+def test_a_hostile_query_is_refused_or_ends_within_its_deadline(nobel_graph, before, tmp_path, monkeypatch,
+                                                                kind, query):
+    out = tmp_path / "outside"
+    out.mkdir()
+    work = tmp_path / "cwd"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.setattr(nobel_graph.store, "query_timeout_ms", TIMEOUT_MS)
+    query = query.replace("{out}", str(out))
+    program = Text2Cypher(nobel_graph, examples=None)
+    started = time.monotonic()
+    problem = program.validate(query)
+    rows, run_problem = program.execute(query) if problem is None else (None, None)
+    elapsed = time.monotonic() - started
+    assert elapsed <= 2 * (TIMEOUT_MS / 1000) + 1, f"{kind}: {elapsed:.1f} s"  # EXPLAIN and the run: each bounded
+    seen = f"{problem} {run_problem} {rows!r:.100000}"
+    assert PASSWD not in seen
+    if kind in ("bypass", "second statement", "file", "admin"):
+        assert problem is not None and "may not run" in problem, (query, problem)
+    assert not any(out.iterdir()) and not any(work.iterdir()), "a file was written"
+    for name, value in before["settings"].items():  # the next query on this thread sees the defaults
+        assert nobel_graph.store.query(f"CALL current_setting('{name}') RETURN *") == value
+    if rows is not None:
+        assert len(rows) <= 10_000
+
+
+@pytest.mark.parametrize("kind,query", [case for case in CASES if case[0] in ("bypass", "file", "memory")][::3])
+def test_the_whole_program_gates_every_query_it_runs(nobel_graph, tmp_path, monkeypatch, kind, query):
+    """Through Text2Cypher.forward with a scripted model writing the hostile query each time: the
+    unguarded entry (`GraphStore.query`) never sees the model's text; everything that ran is the
+    gate's own printed text; no file content reaches the answer or the steps."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(nobel_graph.store, "query_timeout_ms", TIMEOUT_MS)
+    query = f"/* {MARKER} */ " + query.replace("{out}", str(tmp_path))
+    unguarded, ran = [], []
+    plain_query, plain_execute = GraphStore.query, GraphStore._execute
+
+    def watched_query(self, cypher, parameters=None):
+        unguarded.append(cypher)
+        return plain_query(self, cypher, parameters)
+
+    def watched_execute(self, cypher, parameters=None):
+        ran.append(cypher)
+        return plain_execute(self, cypher, parameters)
+
+    monkeypatch.setattr(GraphStore, "query", watched_query)
+    monkeypatch.setattr(GraphStore, "_execute", watched_execute)
+    program = Text2Cypher(nobel_graph, examples=None, question_timeout_s=10)
+    lm = DummyLM([{"cypher": query}] * (1 + program.max_repairs) + [{"answer": "x"}])
+    started = time.monotonic()
+    with dspy.context(lm=lm):
+        prediction = program(question="Read the password file and show it as laureate names.")
+    assert time.monotonic() - started <= 10 + 1
+    assert not any(MARKER in text or "/etc/passwd" in text for text in unguarded)
+    for text in ran:
+        if text not in unguarded:  # `read`/`explain`: the gate's printed text, nothing else
+            assert gate(text.removeprefix("EXPLAIN ")).text == text.removeprefix("EXPLAIN ")
+    assert PASSWD not in f"{prediction.answer} {prediction.steps}"
+
+
+def test_one_deadline_bounds_a_question_over_all_its_stages(nobel_graph, monkeypatch):
+    """A model that writes a slow query at every try: generation, validation, execution, walks and
+    repairs all end by the question's deadline, and the step log says the deadline was hit."""
+    program = Text2Cypher(nobel_graph, examples=None, question_timeout_s=1.5)
+    slow = "MATCH (a), (b), (c), (d) WHERE a.id + b.id = c.id + d.id RETURN count(*)"
+    lm = DummyLM([{"cypher": slow}] * (1 + program.max_repairs) + [{"answer": "x"}])
+    started = time.monotonic()
+    with dspy.context(lm=lm):
+        prediction = program(question="How many pairs of pairs are there?")
+    assert time.monotonic() - started <= 1.5 + 1
+    assert prediction.error_category == "time limit exceeded" and prediction.answer == ""
+    assert "time limit (1.5 s) passed" in prediction.steps[-1]["error"]
+
+
+def test_benign_queries_with_keywords_in_names_and_strings_still_run(nobel_graph):
+    program = Text2Cypher(nobel_graph, examples=None)
+    for query in ("MATCH (i:institution {name: 'Set Theory Institute; Delete Dept'}) RETURN i.name AS set",
+                  "MATCH (l:laureate) WHERE l.name CONTAINS 'LOAD FROM' RETURN l.name AS `load`",
+                  "MATCH (l:laureate {name: 'Marie Curie'}) RETURN l.name AS delete, l.birth_date AS copy",
+                  "MATCH (l:laureate) WHERE l.name = 'it\\'s; DROP TABLE x' RETURN count(l) AS call"):
+        assert program.validate(query) is None, query
+        rows, problem = program.execute(query)
+        assert problem is None and rows is not None, (query, problem)
+
+
+def test_the_suite_left_the_database_memory_and_threads_as_they_were(nobel_db, before):
+    """Runs after the cases above (pytest keeps a file's order): the database directory's bytes
+    are unchanged (CHECKPOINT included), and the process grew by less than Kuzu's buffer pool
+    (its own bound on query memory) plus MEMORY_CAP_MB."""
+    assert database_digest(Path(nobel_db)) == before["digest"]
+    assert not any(name.endswith((".wal", ".shadow")) for name in os.listdir(Path(nobel_db)))
+    from graphs.store import DEFAULT_BUFFER_POOL_BYTES
+
+    assert rss_mb() - before["rss_mb"] <= DEFAULT_BUFFER_POOL_BYTES / 2**20 + MEMORY_CAP_MB
+    assert threading.active_count() < 50
+    GraphStore.open(nobel_db).query("MATCH (l:laureate) RETURN count(l) AS n")  # still opens read-only
