@@ -121,6 +121,22 @@ def test_failed_lookup_leaves_the_chunks_of_the_nodes_it_found(tiny_graph):
     assert prediction.answer == "1815" and prediction.num_calls == 3
 
 
+def test_one_deadline_ends_the_question_and_the_step_log_says_so(tiny_graph):
+    """A Reason that never finishes and a Python Act whose snippets take time: the question ends
+    at its deadline, not after max_steps, with the deadline's step last."""
+    program = GLM(tiny_graph, max_steps=50, act_first=False, samples=0, question_timeout_s=1.0)
+    slow = 'for i in range(3000000):\n    pass\nprint(NodeInfo("a1"))'
+    steps = [[reason(False, missing=f"more {n}"), {"code": slow}] for n in range(50)]
+    import time
+
+    started = time.monotonic()
+    prediction, _ = run(program, [{"kind": "non_deterministic"}, *sum(steps, [])])
+    assert time.monotonic() - started < 1.0 + 5  # the snippet running at the deadline ends by its own limit
+    assert prediction.error_category == "time limit exceeded" and prediction.answer == ""
+    assert "time limit (1 s) passed" in prediction.steps[-1]["error"]
+    assert agents(prediction).count("reason") < 50
+
+
 def test_step_limit(program):
     steps = [[reason(False, missing=f"more {n}"), {"code": f'print(NodeInfo("a{n}"))'}] for n in (1, 2, 3)]
     prediction, _ = run(program, [{"kind": "non_deterministic"}, *sum(steps, [])])

@@ -37,6 +37,7 @@ retried once (`call_agent`), then the query ends as "unexpected agent output".
 from __future__ import annotations
 
 import contextvars
+import time
 import uuid
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -60,8 +61,10 @@ from glm_dspy.pipeline import Prefetcher, prefetch_pool
 from glm_dspy.lm.query import decoding_listener, query_context
 from graphs.node_info import CHUNK_OPENING
 from glm_dspy.signatures import Judge, Plan, Reflect
-from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
+from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, TIME_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
+from graphs.deadline import DeadlinePassed, deadline, remaining_s
 
+DEFAULT_QUESTION_TIMEOUT_S = 300.0  # one question, all its agent calls and graph work (the 0.5B on 2 CPUs: ~10-60 s)
 DEFAULT_MAX_STEPS = 10
 # Act's own repairs: in 97 repairs on the Nobel and synthetic dev samples the 0.5B model copied the
 # failing snippet 68 times and fixed it about once (docs/benchmarks.md, "Repairs"); GLM's autofix stays on
@@ -85,12 +88,16 @@ class GLM(dspy.Module):
                  kind: str | None = None, constrained: bool = False, compiled: str | None = "default",
                  autofix: bool = True, fitted_demos: bool = False, samples: int = DEFAULT_SAMPLES,
                  sample_temperature: float = SAMPLE_TEMPERATURE, pipelined: bool = False, plan: bool = False,
-                 reflect: int = 0, communities: bool = False, act: str = "auto"):
+                 reflect: int = 0, communities: bool = False, act: str = "auto",
+                 question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT_S):
         """`compiled`: "default" loads the compiled program shipped for the configured LM's model
         (optimize/compiled/glm-<model>.json, only when its metadata names that model; else the
         hand-written program), None (or "none") the hand-written program, a path that file
-        (optimize/programs.py). `self.program_path` says which file was loaded, if any."""
+        (optimize/programs.py). `self.program_path` says which file was loaded, if any.
+        `question_timeout_s`: one deadline over all of a question's agent calls and graph work."""
         super().__init__()
+        assert question_timeout_s > 0, question_timeout_s
+        self.question_timeout_s = question_timeout_s
         assert max_steps >= 1 and max_repairs >= 0 and samples >= 0 and sample_temperature > 0
         assert kind in (None, "deterministic", "non_deterministic"), kind
         # constrained: every agent's reply is decoded under a grammar (glm_dspy/grammar): Act's snippet
@@ -191,18 +198,24 @@ class GLM(dspy.Module):
         run = current_run()  # a journaled batch names the query (glm_dspy/batch.py)
         query_id = run.query_id if run is not None else uuid.uuid4().hex
         reflections: list[str] = []
-        with dspy.context(adapter=self.adapter), query_context(query_id):
-            for round_ in range(1 + self.reflect):
-                if round_:
-                    notebook = Notebook()
-                answer, category, kind = self._attempt(question, notebook, log, reflections)
-                if round_ == self.reflect or category == UNEXPECTED_OUTPUT or self._judged_right(
-                        question, notebook, answer, log):
-                    break
-                reflection = self._reflect(question, notebook, answer, log)
-                if reflection is None:
-                    break
-                reflections.append(reflection)
+        answer, category, kind = None, TIME_LIMIT, self.kind or "deterministic"
+        with dspy.context(adapter=self.adapter), query_context(query_id), \
+                deadline(time.monotonic() + self.question_timeout_s):
+            try:
+                for round_ in range(1 + self.reflect):
+                    if round_:
+                        notebook = Notebook()
+                    answer, category, kind = self._attempt(question, notebook, log, reflections)
+                    if round_ == self.reflect or category == UNEXPECTED_OUTPUT or self._judged_right(
+                            question, notebook, answer, log):
+                        break
+                    reflection = self._reflect(question, notebook, answer, log)
+                    if reflection is None:
+                        break
+                    reflections.append(reflection)
+            except DeadlinePassed as error:
+                log.add(Step("graph", error=f"the question's time limit ({self.question_timeout_s:g} s) passed: {error}"))
+                answer, category = None, TIME_LIMIT
         extra = {"rounds": len(reflections) + 1, "reflections": reflections} if self.reflect else {}
         return log.prediction(answer, category, kind=kind, notebook=notebook.text, query_id=query_id, **extra)
 
@@ -291,7 +304,9 @@ class GLM(dspy.Module):
             last_problem = self._retrieve(question, notebook, log, sample=True)
             if last_problem == UNEXPECTED_OUTPUT:
                 return None, UNEXPECTED_OUTPUT
-        for _ in range(self.max_steps):
+        for step_index in range(self.max_steps):
+            if (left := remaining_s()) is not None and left <= 0:
+                raise DeadlinePassed(f"before reasoning step {step_index + 1}")
             prediction, step = call_agent("reason", self.reason, notebook=notebook.text, question=question)
             log.add(step)
             if prediction is None:
