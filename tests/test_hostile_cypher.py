@@ -16,115 +16,13 @@ import dspy
 import pytest
 from dspy.utils import DummyLM
 
+from bench.hostile import CASES, MARKER, PASSWD
 from glm_dspy.modules.text2cypher import Text2Cypher
 from graphs.cypher import gate
 from graphs.store import GraphStore
 
 TIMEOUT_MS = 1000
-PASSWD = "root:x:0:0"  # a line of /etc/passwd: it must appear in no answer, row, error or step
-MARKER = "glm_hostile"  # in every case: a model-written query the unguarded path would run verbatim
 MEMORY_CAP_MB = 512  # growth of the process's resident memory over the suite, beyond Kuzu's buffer pool
-
-BYPASSES = [  # a forbidden clause behind a comment, a quoted name, a digit, Unicode or keyword case
-    "/*'*/ LOAD FROM \"/etc/passwd\" (file_format = \"csv\", header = false, delim = \"|\") RETURN column0 //'",
-    "MATCH (n) RETURN n.name // the laureate's name\nLOAD FROM '/etc/passwd' RETURN *",
-    "UNWIND [1] AS `'` LOAD FROM '/etc/passwd' (header = false) RETURN *",
-    "MATCH (l:laureate) RETURN l.name LIMIT 1LOAD FROM '/etc/passwd' RETURN *",
-    "MATCH (l:laureate) RETURN l.name LIMIT 1 /* '*/ LOAD FROM '/etc/passwd' RETURN * //'",
-    "MATCH (l:laureate) WHERE l.name = 'it\\'s' /*' */ RETURN l.name UNION LOAD FROM '/etc/passwd' RETURN *",
-    "match (n) return n.name union all load from '/etc/passwd' return *",
-    "MATCH (n) RETURN n.name AS `x` LoAd FrOm '/etc/passwd' RETURN *",
-    "MATCH (n) RETURN n.name\u2028LOAD FROM '/etc/passwd' RETURN *",
-    "MATCH (n) RETURN n.name /* unclosed LOAD FROM '/etc/passwd' RETURN *",
-    "MATCH (n) RETURN 'a' + \"b\\\" // \" LOAD FROM '/etc/passwd' RETURN *",  # the // is inside the string
-    "MATCH (n) RETURN n.name \u200bLOAD FROM '/etc/passwd' RETURN *",
-    "MATCH (n) RETURN n.name ／* x */ LOAD FROM '/etc/passwd' RETURN *",
-    "MATCH (n) WITH n LOAD FROM '/etc/passwd' RETURN *",
-    "LOAD WITH HEADERS (a STRING) FROM '/etc/passwd' RETURN *",
-    "MATCH (n) WHERE EXISTS { LOAD FROM '/etc/passwd' RETURN * } RETURN n",
-]
-SECOND_STATEMENTS = [
-    "MATCH (l:laureate) RETURN count(l) /*'*/; COPY (RETURN 'x' AS y) TO '{out}/a.csv' //'",
-    "MATCH (l:laureate) RETURN count(l); COPY (RETURN 'x' AS y) TO '{out}/b.csv'",
-    "MATCH (l:laureate) RETURN count(l);\nCHECKPOINT",
-    "MATCH (l:laureate) RETURN count(l) ;; MATCH (n) RETURN n",
-    "RETURN 1; CALL threads = 1",
-    "RETURN 1; BEGIN TRANSACTION",
-    "MATCH (l:laureate) RETURN l.name; DROP TABLE laureate",
-    "RETURN 'a;b' AS x; LOAD FROM '/etc/passwd' RETURN *",
-]
-FILES = [  # read or write a file
-    "LOAD FROM '/etc/passwd' (header = false, delim = '|') RETURN *",
-    "LOAD FROM '/etc/hostname' RETURN *",
-    "LOAD FROM '{out}/../x.json' RETURN *",
-    "LOAD FROM ['/etc/passwd', '/etc/group'] RETURN *",
-    "LOAD FROM GLOB('/etc/*') RETURN *",
-    "COPY (RETURN 'echo pwned' AS x) TO '{out}/evil.sh.csv' (header = false)",
-    "/*'*/ COPY (RETURN \"echo pwned\" AS x) TO \"{out}/evil2.csv\" (header = false) //'",
-    "COPY (MATCH (l:laureate) RETURN l.name) TO '{out}/names.parquet'",
-    "COPY laureate FROM '/etc/passwd'",
-    "EXPORT DATABASE '{out}/dump'",
-    "IMPORT DATABASE '{out}/dump'",
-    "ATTACH '{out}/other.kuzu' AS other (dbtype kuzu)",
-    "INSTALL json",
-    "LOAD EXTENSION json",
-    "LOAD CSV FROM 'file:///etc/passwd' AS line RETURN line",
-    "CALL read_csv('/etc/passwd') RETURN *",
-    "MATCH (n) CALL glob('/etc/*') RETURN *",
-]
-ADMIN = [  # settings, catalog, transactions, schema and data changes
-    "CALL var_length_extend_max_depth = 1000",
-    "/*'*/ CALL threads = 1 //'",
-    "CALL timeout = 0",
-    "CALL show_tables() RETURN *",
-    "CALL table_info('laureate') RETURN *",
-    "CALL current_setting('threads') RETURN *",
-    "CHECKPOINT",
-    "/*'*/ CHECKPOINT //'",
-    "BEGIN TRANSACTION",
-    "BEGIN TRANSACTION READ ONLY",
-    "COMMIT",
-    "ROLLBACK",
-    "USE other",
-    "DETACH other",
-    "CREATE MACRO evil(x) AS x + 1",
-    "CREATE (:city {id: 'glm_x', name: 'Evil'})",
-    "MERGE (:city {id: 'glm_x'})",
-    "MATCH (l:laureate) SET l.name = 'x' RETURN l",
-    "MATCH (n) DETACH DELETE n",
-    "MATCH (l:laureate) REMOVE l.name RETURN l",
-    "DROP TABLE laureate",
-    "ALTER TABLE laureate ADD evil STRING",
-    "CREATE NODE TABLE evil (id STRING, PRIMARY KEY (id))",
-    "EXPLAIN MATCH (n) RETURN n",
-    "PROFILE MATCH (n) RETURN n",
-    "UNINSTALL json",
-    "RETURN $password",
-]
-HANGS = [  # run long: stopped at the deadline
-    "MATCH (a)-[*1..10]-(b) RETURN count(*)",
-    "MATCH (a)-[*]-(b) RETURN count(*)",
-    "MATCH (a), (b), (c), (d) WHERE a.id + b.id = c.id + d.id RETURN count(*)",
-    "MATCH (a)-[*1..1000]->(b) RETURN count(*)",
-    "MATCH (a)-[* ALL SHORTEST 1..10]-(b) RETURN count(*)",
-    "MATCH (a), (b) WHERE levenshtein(a.id, b.id) < 0 RETURN count(*)",
-]
-MEMORY = [  # cartesian products and string or list blow-ups
-    "MATCH (a), (b) RETURN a.id AS x, b.id AS y",
-    "MATCH (a), (b) RETURN collect(a.id + b.id)",
-    "MATCH (a), (b) RETURN a.id + b.id AS x ORDER BY x",
-    "RETURN lpad('a', 1000000000, 'b')",
-    "RETURN rpad('a', 1000000000, 'b')",
-    "RETURN repeat('a', 1000000000)",
-    "UNWIND range(1, 200000000) AS x RETURN x",
-    "RETURN size(range(1, 1500000000))",
-    "UNWIND range(1, 10000) AS x UNWIND range(1, 10000) AS y RETURN x, y",
-    "MATCH (a), (b) RETURN DISTINCT a.id + b.id + a.id + b.id AS x",
-    "MATCH (a), (b), (c) RETURN a.id, b.id, c.id",
-]
-CASES = [(kind, query) for kind, queries in (("bypass", BYPASSES), ("second statement", SECOND_STATEMENTS),
-                                             ("file", FILES), ("admin", ADMIN), ("hang", HANGS),
-                                             ("memory", MEMORY)) for query in queries]
 
 
 def database_digest(db_dir: Path) -> dict[str, str]:

@@ -75,6 +75,7 @@ from glm_dspy.signatures import AnswerFromRows, GenerateCypher
 from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, TIME_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
 from graphs.cypher import CypherSyntaxError, QueryRefused, gate
 from graphs.deadline import DeadlinePassed, deadline, remaining_s
+from graphs.store import ReadResult
 
 DEFAULT_K = 3
 DEFAULT_MAX_RELATIONS = 8
@@ -967,10 +968,15 @@ class Text2Cypher(dspy.Module):
                 f"WHERE" + (f", e.g. on {' or '.join(hints)}" if hints else ""))
 
     def execute(self, cypher: str) -> tuple[list[dict] | None, str | None]:
-        """(rows, None), or (None, why not): the gated query (`GraphStore.read`) under its time,
-        row and byte limits; rows cut at a limit come back with no error (the step says so)."""
+        """(rows, None), or (None, why not): `run`'s rows."""
+        result, problem = self.run(cypher)
+        return (result.rows if result is not None else None), problem
+
+    def run(self, cypher: str) -> tuple[ReadResult | None, str | None]:
+        """(what was read, None), or (None, why not): the gated query (`GraphStore.read`) under
+        its time, row and byte limits; a result cut at a limit says so in `truncated`."""
         try:
-            result = self.graph.store.read(cypher)
+            return self.graph.store.read(cypher), None
         except (QueryRefused, CypherSyntaxError) as error:
             return None, f"the query may not run: {error}"
         except DeadlinePassed:
@@ -980,7 +986,6 @@ class Text2Cypher(dspy.Module):
             if "Interrupted" in message:
                 message = "the query ran past its time limit; write a simpler one"
             return None, message
-        return result.rows, None
 
     # ---- the program -----------------------------------------------------------------------
     def forward(self, question: str) -> dspy.Prediction:
@@ -1051,8 +1056,11 @@ class Text2Cypher(dspy.Module):
                 timed("validation", started)
                 if problem is None:
                     started = time.perf_counter()
-                    rows, problem = self.execute(cypher)
+                    result, problem = self.run(cypher)
+                    rows = result.rows if result is not None else None
                     shown = _rows_text(rows) if rows is not None else None
+                    if result is not None and result.truncated:
+                        shown += f"\n(stopped reading: {result.truncated})"
                     log.add(Step("graph", code=cypher, output=shown, error=problem,
                                  latency_s=time.perf_counter() - started))
                     timed("execution", started)
