@@ -172,3 +172,12 @@ def test_malformed_requests_and_unknown_paths_get_json_errors(journal, request_a
         response = client.request(**request_args, headers={"content-type": "application/json"})
     assert response.status_code == status and response.headers["content-type"] == "application/json"
     assert message in response.json()["error"], response.text
+
+
+def test_an_unexpected_error_outside_a_question_is_a_json_500(journal):
+    service = Service(Scripted(raises), scripted_lm(DyingEngine()), journal)
+    with TestClient(create_app(service), raise_server_exceptions=False) as client:
+        journal.close()  # the journal gone under the service: reading a query raises sqlite's error
+        response = client.get("/v1/queries/b-0")
+    assert response.status_code == 500 and response.headers["content-type"] == "application/json"
+    assert "internal error at /v1/queries/b-0: ProgrammingError" in response.json()["error"], response.text
