@@ -12,6 +12,8 @@ is restarted once (`VllmEngine.recover`; the first thread to see the loss restar
 others wait for it) and the query runs again from its journal, resuming at its first call
 not journaled. A batch gives up after `max_recoveries` restarts, with the error of the last
 loss; what finished stays in the journal, and running the batch again on it finishes the rest.
+Any other error is the question's own: the query is journaled `failed` with the error, which
+is raised (running the batch again runs it again).
 Running a batch again on its journal (the same questions, or the same `batch_id`) re-runs no
 finished query: its journaled prediction comes back, marked `resumed` where it took more than
 one run.
@@ -66,6 +68,12 @@ class Recovery:
             self.num_restarts += 1
 
 
+def error_text(error: BaseException, max_chars: int = 2000) -> str:
+    """How a failed query's error is journaled and reported: its type and message, cut to `max_chars`."""
+    text = f"{type(error).__name__}: {error}"
+    return text if len(text) <= max_chars else text[:max_chars - 15] + " ... (cut off)"
+
+
 def _prediction(state: QueryState) -> dspy.Prediction:
     return dspy.Prediction(**state.prediction, resumed=state.resumed, runs=state.runs)
 
@@ -83,6 +91,7 @@ def answer_query(program, journal: Journal, query_id: str, question: str, recove
                 prediction = program(question=question)
         except Exception as error:  # noqa: BLE001 - only a lost or hung engine is retried
             if lost_engine(error) is None and not timed_out(error):
+                journal.fail(query_id, error_text(error))
                 raise
             recovery.recover(transport, error)
             continue

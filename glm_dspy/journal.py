@@ -20,7 +20,13 @@ Invariants:
   output): a call cut short by a dead engine leaves no row and is asked again;
 * `finish` stores a query's prediction once; a finished query is never run again, so asking it
   again returns that prediction (`resumed` and `runs` say how it got there);
-* `runs` counts the runs started on a query: a query with runs > 1 was resumed.
+* `runs` counts the runs started on a query: a query with runs > 1 was resumed;
+* a query ends `done` (its prediction) or `failed` (its error, `fail`); a failed query runs
+  again only when a batch is run again on the journal (`start`), never by itself.
+
+Schema versions (`PRAGMA user_version`): 0 is the first (statuses pending, running, done), 1
+adds the `failed` status and the `error` column. Opening a version-0 file migrates it in one
+transaction (SQLite cannot change a CHECK in place: the table is copied into the new one).
 """
 
 from __future__ import annotations
@@ -44,9 +50,10 @@ CREATE TABLE IF NOT EXISTS queries (
     batch TEXT NOT NULL,
     position INTEGER NOT NULL,
     question TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('pending', 'running', 'done')),
+    status TEXT NOT NULL CHECK (status IN ('pending', 'running', 'done', 'failed')),
     runs INTEGER NOT NULL DEFAULT 0,
     prediction TEXT,
+    error TEXT,
     submitted_at REAL NOT NULL,
     finished_at REAL
 );
@@ -60,7 +67,27 @@ CREATE TABLE IF NOT EXISTS calls (
 );
 """
 
-STATUSES = ("pending", "running", "done")
+STATUSES = ("pending", "running", "done", "failed")
+SCHEMA_VERSION = 1
+# version 0 -> 1: the queries table rebuilt with the 'failed' status and the error column
+MIGRATE_TO_1 = """
+CREATE TABLE queries_1 (
+    id TEXT PRIMARY KEY,
+    batch TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    question TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'running', 'done', 'failed')),
+    runs INTEGER NOT NULL DEFAULT 0,
+    prediction TEXT,
+    error TEXT,
+    submitted_at REAL NOT NULL,
+    finished_at REAL
+);
+INSERT INTO queries_1 (id, batch, position, question, status, runs, prediction, submitted_at, finished_at)
+    SELECT id, batch, position, question, status, runs, prediction, submitted_at, finished_at FROM queries;
+DROP TABLE queries;
+ALTER TABLE queries_1 RENAME TO queries;
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +102,7 @@ class QueryState:
     runs: int
     num_calls: int  # completed agent calls journaled
     prediction: dict | None  # the finished query's prediction fields; None until done
+    error: str | None = None  # why the query failed; None unless failed
 
     @property
     def resumed(self) -> bool:
@@ -97,10 +125,32 @@ class Journal:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
+            self._migrate()
         except sqlite3.DatabaseError as error:
             raise ValueError(f"{self.path}: not a GLM journal ({error}); give a new file or an existing journal")
         self._lock = threading.Lock()
+
+    def _migrate(self) -> None:
+        """Create the tables of a new journal, or bring an older one to SCHEMA_VERSION (module doc)."""
+        self._db.execute("BEGIN IMMEDIATE")  # another process opening the same file waits for the migration
+        try:
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise sqlite3.DatabaseError(f"its schema version {version} is newer than this glm-dspy's "
+                                            f"{SCHEMA_VERSION}; upgrade glm-dspy")
+            old = self._db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'queries'").fetchone()
+            if old is not None and "'failed'" not in old[0]:
+                for statement in MIGRATE_TO_1.split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
 
     def close(self) -> None:
         with self._lock:
@@ -147,7 +197,8 @@ class Journal:
                 raise KeyError(f"{self.path}: no query {query_id!r} in the journal")
             if row[0] == "done":
                 raise ValueError(f"{self.path}: query {query_id!r} is finished; read its prediction instead")
-            db.execute("UPDATE queries SET status = 'running', runs = runs + 1 WHERE id = ?", (query_id,))
+            db.execute("UPDATE queries SET status = 'running', runs = runs + 1, error = NULL WHERE id = ?",
+                       (query_id,))
             calls = {key: (json.loads(outputs) if outputs is not None else None, json.loads(step))
                      for key, outputs, step in db.execute("SELECT key, outputs, step FROM calls WHERE query_id = ?",
                                                           (query_id,))}
@@ -167,22 +218,37 @@ class Journal:
                                  (json.dumps(prediction, default=str), time.time(), query_id)).rowcount
         return changed == 1
 
+    def fail(self, query_id: str, error: str) -> bool:
+        """Mark the query failed with `error`; False (and nothing changes) if it had ended (done or failed)."""
+        with self._transaction() as db:
+            changed = db.execute("UPDATE queries SET status = 'failed', error = ?, finished_at = ? "
+                                 "WHERE id = ? AND status IN ('pending', 'running')",
+                                 (error, time.time(), query_id)).rowcount
+        return changed == 1
+
     def state(self, query_id: str) -> QueryState:
         with self._lock:
             row = self._db.execute("SELECT id, batch, position, question, status, runs, prediction, "
-                                   "(SELECT COUNT(*) FROM calls WHERE query_id = queries.id) "
+                                   "(SELECT COUNT(*) FROM calls WHERE query_id = queries.id), error "
                                    "FROM queries WHERE id = ?", (query_id,)).fetchone()
         if row is None:
             raise KeyError(f"{self.path}: no query {query_id!r} in the journal")
-        id_, batch, position, question, status, runs, prediction, num_calls = row
+        id_, batch, position, question, status, runs, prediction, num_calls, error = row
         return QueryState(id_, batch, position, question, status, runs, num_calls,
-                          None if prediction is None else json.loads(prediction))
+                          None if prediction is None else json.loads(prediction), error)
 
     def states(self, batch: str | None = None) -> list[QueryState]:
         with self._lock:
             ids = [row[0] for row in self._db.execute(
                 "SELECT id FROM queries WHERE (? IS NULL OR batch = ?) ORDER BY submitted_at, batch, position",
                 (batch, batch))]
+        return [self.state(query_id) for query_id in ids]
+
+    def unfinished(self) -> list[QueryState]:
+        """The queries pending or running, in the order they were submitted."""
+        with self._lock:
+            ids = [row[0] for row in self._db.execute(
+                "SELECT id FROM queries WHERE status IN ('pending', 'running') ORDER BY submitted_at, batch, position")]
         return [self.state(query_id) for query_id in ids]
 
 

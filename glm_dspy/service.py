@@ -8,8 +8,8 @@ Endpoints (`create_app`):
   POST /v1/ask/stream {"question"}     -> server-sent events: "query" (its id) at once, a "step" per
   GET  /v1/ask/stream?question=...        completed step, then "answer" (the /v1/ask body); the GET form
                                           is for the browser's EventSource
-  GET  /v1/queries/{query_id}          -> the journal's state: status (pending, running, done), runs,
-                                          journaled calls, and the answer once done
+  GET  /v1/queries/{query_id}          -> the journal's state: status (pending, running, done, failed),
+                                          runs, journaled calls, the answer once done, the error if failed
   GET  /health                         -> 200 {"status": "ok"}; 503 when the engine is lost
   GET  /metrics                        -> Prometheus text: questions in flight and answered, latency,
                                           tokens, the prefix cache hit rate
@@ -19,10 +19,19 @@ Every question is a journaled query (glm_dspy/journal.py) run by `answer_query` 
 on a pool of `concurrency` worker threads over one program, one engine and one graph: vLLM
 batches the concurrent requests' calls; a lost or hung engine is restarted and the query
 resumed. When the service starts on a journal that has unfinished queries (it was killed), it
-finishes them in the background, each once; their state is at /v1/queries/{id}.
+finishes them in the background; their state is at /v1/queries/{id}.
 
-Bad input gets a 4xx with {"error": "..."}: an empty or too long question (422), malformed JSON
-(422), an unknown query id (404).
+What the service guarantees:
+* every error is JSON {"error": "..."}: an empty or too long question (422), malformed JSON
+  (422), a body over MAX_BODY_BYTES (413, refused before it is read whole), a full work queue
+  (503 with Retry-After), an unknown query id or path (404), a question the program failed on
+  (500, with its query_id; journaled `failed` with the error, which /v1/queries/{id} shows);
+* a question runs at most `max_runs` times (MAX_RUNS): one that was still running when the
+  process stopped that many times is not resumed again but journaled `failed` as a poison
+  question, and the start's log names it; so a question that kills the process cannot kill
+  every start after it;
+* at most `concurrency` questions run and `max_queued` wait (glm_dspy/service_limits.py); the
+  event loop never waits on the journal (SQLite runs in threads).
 """
 
 from __future__ import annotations
@@ -42,13 +51,17 @@ from pathlib import Path
 import dspy
 from pydantic import BaseModel, Field, field_validator
 
-from glm_dspy.batch import DEFAULT_MAX_RECOVERIES, Recovery, answer_query
-from glm_dspy.journal import Journal
+from glm_dspy.batch import DEFAULT_MAX_RECOVERIES, Recovery, answer_query, error_text
+from glm_dspy.journal import Journal, QueryState
+from glm_dspy.service_limits import Admission, BodyLimit, Overloaded
 from glm_dspy.steps import Step, listening
 
 logger = logging.getLogger(__name__)
 
 MAX_QUESTION_CHARS = 2000
+MAX_BODY_BYTES = 64 * 1024  # a question of MAX_QUESTION_CHARS, every character \u-escaped, is 12 KB
+MAX_QUEUED = 64  # questions waiting for a worker, beyond the `concurrency` running
+MAX_RUNS = 3  # a question's runs: the first and two resumes after the process stopped while it ran
 ANSWER_FIELDS = ("query_id", "answer", "kind", "error_category", "notebook", "steps", "num_calls", "prompt_tokens",
                  "cached_tokens", "completion_tokens", "resumed", "runs")
 
@@ -64,17 +77,32 @@ class Ask(BaseModel):
         return checked_question(question)
 
 
+class QuestionFailed(Exception):
+    """The program raised while answering journaled query `query_id` (journaled failed with `error`)."""
+
+    def __init__(self, query_id: str, error: str):
+        super().__init__(error)
+        self.query_id, self.error = query_id, error
+
+
 class Service:
-    """The state behind the app: program, LM, journal, worker pool and metrics."""
+    """The state behind the app: program, LM, journal, worker pool, admission and metrics.
+
+    Every question taken holds a place in `admission` from before it is journaled until its
+    pool task ends (or is cancelled); a question that ends is journaled done or failed."""
 
     def __init__(self, program, lm, journal: Journal, *, concurrency: int = 4,
-                 max_recoveries: int = DEFAULT_MAX_RECOVERIES):
+                 max_recoveries: int = DEFAULT_MAX_RECOVERIES, max_queued: int = MAX_QUEUED,
+                 max_runs: int = MAX_RUNS):
         from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
         if concurrency < 1:
             raise ValueError(f"concurrency must be at least 1, got {concurrency}")
-        self.program, self.lm, self.journal = program, lm, journal
+        if max_runs < 1:
+            raise ValueError(f"max_runs must be at least 1, got {max_runs}")
+        self.program, self.lm, self.journal, self.max_runs = program, lm, journal, max_runs
         self.recovery = Recovery(lm, max_recoveries)
+        self.admission = Admission(concurrency, max_queued)
         self.pool = ThreadPoolExecutor(concurrency, thread_name_prefix="glm-query")
         self.registry = CollectorRegistry()
         self.in_flight = Gauge("glm_questions_in_flight", "questions being answered", registry=self.registry)
@@ -87,15 +115,19 @@ class Service:
                               registry=self.registry)
         self.resumed = Counter("glm_questions_resumed", "questions finished after a restart or a lost engine",
                                registry=self.registry)
+        self.refused = Counter("glm_questions_refused", "questions refused because the work queue was full",
+                               registry=self.registry)
         self._lock = threading.Lock()
         self.num_in_flight = 0
         self._prompt_tokens = self._cached_tokens = 0
+        self._num_timed, self._total_latency_s = 0, 0.0
 
     def submit(self, question: str) -> str:
         return self.journal.submit([question], batch=uuid.uuid4().hex[:16])[0]
 
     def run(self, query_id: str, question: str, on_step=None) -> dict:
-        """Answer the journaled query in this thread; its answer body (ANSWER_FIELDS)."""
+        """Answer the journaled query in this thread; its answer body (ANSWER_FIELDS). Raises
+        QuestionFailed, the query journaled failed, when the program raises."""
         started = time.perf_counter()
         self._count_in_flight(+1)
         try:
@@ -103,17 +135,21 @@ class Service:
             # globally, per LM and per module) only grew a long-running service's memory (bench.soak)
             with dspy.context(lm=self.lm, disable_history=True), listening(on_step or (lambda step: None)):
                 prediction = answer_query(self.program, self.journal, query_id, question, self.recovery)
-        except Exception:
+        except Exception as error:  # noqa: BLE001 - any error fails this question, not the service
             self.answered.labels("failed").inc()
-            raise
+            self.journal.fail(query_id, error_text(error))  # answer_query did, unless the engine was lost
+            logger.error("query %s failed: %s", query_id, error_text(error))
+            raise QuestionFailed(query_id, self.journal.state(query_id).error or error_text(error)) from error
         finally:
             self._count_in_flight(-1)
-        self.latency.observe(time.perf_counter() - started)
+        elapsed_s = time.perf_counter() - started
+        self.latency.observe(elapsed_s)
         self.answered.labels("answered" if prediction.answer else "no_answer").inc()
         self.resumed.inc(bool(prediction.resumed))
         for kind in ("prompt_tokens", "cached_tokens", "completion_tokens"):
             self.tokens.labels(kind.removesuffix("_tokens")).inc(prediction.get(kind) or 0)
         with self._lock:
+            self._num_timed, self._total_latency_s = self._num_timed + 1, self._total_latency_s + elapsed_s
             self._prompt_tokens += prediction.get("prompt_tokens") or 0
             self._cached_tokens += prediction.get("cached_tokens") or 0
             self.hit_rate.set(self._cached_tokens / self._prompt_tokens if self._prompt_tokens else 0.0)
@@ -124,23 +160,55 @@ class Service:
             self.num_in_flight += change
             self.in_flight.set(self.num_in_flight)
 
+    async def take(self, question: str, on_step=None) -> tuple[str, asyncio.Future]:
+        """Take `question`: a place in the queue (else Overloaded), its journaled query id, and the
+        future of its answer body; the question runs to its end even if the caller stops waiting."""
+        with self._lock:
+            mean_latency_s = self._total_latency_s / self._num_timed if self._num_timed else None
+        try:
+            self.admission.take(mean_latency_s)
+        except Overloaded:
+            self.refused.inc()
+            raise
+        try:
+            query_id = await asyncio.to_thread(self.submit, question)
+        except BaseException:
+            self.admission.give_back()
+            raise
+        answered = asyncio.wrap_future(self._start(query_id, question, on_step))
+        answered.add_done_callback(_retrieved)  # a caller gone away leaves no "exception never retrieved"
+        return query_id, answered
+
     async def answer(self, question: str, on_step=None) -> dict:
-        query_id = self.submit(question)
-        return await self._in_pool(self.run, query_id, question, on_step)
+        _, answered = await self.take(question, on_step)
+        return await asyncio.shield(answered)
 
-    async def _in_pool(self, function, *args):
-        context = contextvars.copy_context()
-        return await asyncio.wrap_future(self.pool.submit(context.run, function, *args))
+    def _start(self, query_id: str, question: str, on_step=None):
+        """Run the query on the pool; its place in the queue is given back when it ends or is cancelled."""
+        future = self.pool.submit(contextvars.copy_context().run, self.run, query_id, question, on_step)
+        future.add_done_callback(self.admission.give_back)
+        return future
 
-    def resume_unfinished(self) -> list[str]:
-        """Start every query the journal has not finished (the service was stopped mid-way); their ids."""
-        unfinished = [state for state in self.journal.states() if state.status != "done"]
-        for state in unfinished:
-            future = self.pool.submit(contextvars.copy_context().run, self.run, state.id, state.question)
-            future.add_done_callback(_log_failure(state.id))
-        if unfinished:
-            logger.warning("resuming %d unfinished queries from %s", len(unfinished), self.journal.path)
-        return [state.id for state in unfinished]
+    def resume_unfinished(self) -> tuple[list[str], list[str]]:
+        """Start every query the journal has not finished (the service was stopped mid-way), except
+        those already run `max_runs` times: those are journaled failed as poison questions.
+        (resumed ids, given-up ids)."""
+        resumed, given_up = [], []
+        for state in self.journal.unfinished():
+            if state.status == "running" and state.runs >= self.max_runs:
+                self.journal.fail(state.id, poison_error(state, self.max_runs))
+                logger.error("giving up on query %s %r: %s", state.id, state.question[:80],
+                             poison_error(state, self.max_runs))
+                given_up.append(state.id)
+                continue
+            self.admission.take(force=True)
+            self._start(state.id, state.question)
+            resumed.append(state.id)
+        if resumed or given_up:
+            logger.warning("%s: resuming %d unfinished queries%s; gave up on %d poison questions%s",
+                           self.journal.path, len(resumed), f" ({', '.join(resumed)})" if resumed else "",
+                           len(given_up), f" ({', '.join(given_up)})" if given_up else "")
+        return resumed, given_up
 
     def engine_alive(self) -> bool:
         transport = getattr(getattr(self.lm, "engine", None), "transport", None)
@@ -150,11 +218,29 @@ class Service:
         self.pool.shutdown(wait=True, cancel_futures=False)
 
 
-def _log_failure(query_id: str):
-    def done(future) -> None:
-        if future.exception() is not None:
-            logger.error("query %s failed: %s", query_id, future.exception())
-    return done
+def _retrieved(future) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
+def poison_error(state: QueryState, max_runs: int) -> str:
+    return (f"poison question: it was still running when the service stopped, after {state.runs} runs "
+            f"(at most {max_runs}); not resumed again. Ask it again to run it once more")
+
+
+def _error(message: str, status_code: int, headers: dict | None = None, **fields):
+    from fastapi.responses import JSONResponse
+
+    return JSONResponse({"error": message, **fields}, status_code=status_code, headers=headers)
+
+
+def _refusal(error: Overloaded):
+    return _error(str(error), 503, headers={"Retry-After": str(error.retry_after_s)})
+
+
+def _failure(error: QuestionFailed):
+    return _error(f"the question failed: {error.error}. It is journaled failed: GET /v1/queries/{error.query_id}",
+                  500, query_id=error.query_id)
 
 
 def _step_event(step: Step) -> dict:
@@ -171,17 +257,29 @@ def create_app(service: Service, *, resume: bool = True):
     from fastapi.responses import HTMLResponse, JSONResponse, Response
     from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
     from sse_starlette.sse import EventSourceResponse
+    from starlette.exceptions import HTTPException
 
     @asynccontextmanager
     async def lifespan(app):
         if resume:
-            app.state.resumed = service.resume_unfinished()
+            app.state.resumed, app.state.given_up = await asyncio.to_thread(service.resume_unfinished)
         yield
         await asyncio.to_thread(service.close)
 
     app = FastAPI(title="GLM", description="Graph Chain-of-Thought question answering over a knowledge graph",
                   lifespan=lifespan)
-    app.state.resumed = []
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
+    app.state.resumed, app.state.given_up = [], []
+
+    @app.exception_handler(HTTPException)
+    async def _http_error(request: Request, error: HTTPException):
+        return _error(f"{error.detail}: {request.method} {request.url.path}", error.status_code,
+                      headers=getattr(error, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, error: Exception):
+        # Starlette still raises it after this answer, so uvicorn logs its traceback
+        return _error(f"internal error at {request.url.path}: {error_text(error)}", 500)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, error: RequestValidationError):
@@ -190,20 +288,28 @@ def create_app(service: Service, *, resume: bool = True):
         return JSONResponse({"error": f"bad request to {request.url.path}: {problems}"}, status_code=422)
 
     @app.post("/v1/ask")
-    async def ask(body: Ask) -> dict:
-        return await service.answer(body.question)
+    async def ask(body: Ask):
+        try:
+            return await service.answer(body.question)
+        except Overloaded as error:
+            return _refusal(error)
+        except QuestionFailed as error:
+            return _failure(error)
 
     async def stream(question: str):
         loop = asyncio.get_running_loop()
         events: asyncio.Queue = asyncio.Queue()
-        query_id = service.submit(question)
 
         def on_step(step: Step) -> None:
             loop.call_soon_threadsafe(events.put_nowait, _step_event(step))
 
+        try:
+            query_id, task = await service.take(question, on_step)
+        except Overloaded as error:
+            return _refusal(error)
+
         async def produce():
             yield {"event": "query", "data": json.dumps({"query_id": query_id})}
-            task = asyncio.ensure_future(service._in_pool(service.run, query_id, question, on_step))
             while not (task.done() and events.empty()):
                 getter = asyncio.ensure_future(events.get())
                 await asyncio.wait({getter, task}, return_when=asyncio.FIRST_COMPLETED)
@@ -212,7 +318,7 @@ def create_app(service: Service, *, resume: bool = True):
                 else:
                     getter.cancel()
             if task.exception() is not None:
-                yield {"event": "failed", "data": json.dumps({"error": str(task.exception())})}
+                yield {"event": "failed", "data": json.dumps({"error": str(task.exception()), "query_id": query_id})}
                 return
             yield {"event": "answer", "data": json.dumps(task.result(), default=str)}
 
@@ -233,12 +339,14 @@ def create_app(service: Service, *, resume: bool = True):
     @app.get("/v1/queries/{query_id}")
     async def query(query_id: str):
         try:
-            state = service.journal.state(query_id)
+            state = await asyncio.to_thread(service.journal.state, query_id)
         except KeyError:
             return JSONResponse({"error": f"no query {query_id!r}: ask with POST /v1/ask; ids are in its answer"},
                                 status_code=404)
         body = {"query_id": state.id, "question": state.question, "status": state.status, "runs": state.runs,
                 "resumed": state.resumed, "journaled_calls": state.num_calls}
+        if state.error is not None:
+            body["error"] = state.error
         if state.prediction is not None:
             body.update({field: state.prediction.get(field) for field in ANSWER_FIELDS if field in state.prediction})
         return body
