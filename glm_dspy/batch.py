@@ -13,7 +13,9 @@ others wait for it) and the query runs again from its journal, resuming at its f
 not journaled. A batch gives up after `max_recoveries` restarts, with the error of the last
 loss; what finished stays in the journal, and running the batch again on it finishes the rest.
 Any other error is the question's own: the query is journaled `failed` with the error, which
-is raised (running the batch again runs it again).
+is raised (running the batch again runs it again). A question found still `running` after
+MAX_RUNS runs (the process died during each) is a poison question: journaled failed and raised
+as `PoisonQuestion`, not run a fourth time.
 Running a batch again on its journal (the same questions, or the same `batch_id`) re-runs no
 finished query: its journaled prediction comes back, marked `resumed` where it took more than
 one run.
@@ -29,7 +31,7 @@ from pathlib import Path
 
 import dspy
 
-from glm_dspy.journal import Journal, QueryState, running
+from glm_dspy.journal import MAX_RUNS, Journal, QueryState, poison_error, running
 from glm_dspy.lm.transport import EngineLostError, cause_of
 from glm_dspy.modules.calls import timed_out
 
@@ -78,9 +80,20 @@ def _prediction(state: QueryState) -> dspy.Prediction:
     return dspy.Prediction(**state.prediction, resumed=state.resumed, runs=state.runs)
 
 
-def answer_query(program, journal: Journal, query_id: str, question: str, recovery: Recovery) -> dspy.Prediction:
+class PoisonQuestion(RuntimeError):
+    """A question found still running after `max_runs` runs: it took the process down each time."""
+
+
+def answer_query(program, journal: Journal, query_id: str, question: str, recovery: Recovery,
+                 max_runs: int = MAX_RUNS) -> dspy.Prediction:
     """The journaled query's prediction: the stored one if it finished, else a run (resumed from
-    its journaled calls), again after each engine restart (module doc)."""
+    its journaled calls), again after each engine restart (module doc). A query this process
+    finds still `running` after `max_runs` runs (a process died during each) is journaled failed
+    and raises PoisonQuestion instead of running again."""
+    state = journal.state(query_id)
+    if state.status == "running" and state.runs >= max_runs:
+        journal.fail(query_id, poison_error(state, max_runs))
+        raise PoisonQuestion(poison_error(state, max_runs))
     while True:
         state = journal.state(query_id)
         if state.status == "done":

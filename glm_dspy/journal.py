@@ -67,6 +67,7 @@ CREATE TABLE IF NOT EXISTS calls (
 );
 """
 
+MAX_RUNS = 3  # a question's runs: the first and two resumes after the process stopped while it ran
 STATUSES = ("pending", "running", "done", "failed")
 SCHEMA_VERSION = 1
 # version 0 -> 1: the queries table rebuilt with the 'failed' status and the error column
@@ -299,3 +300,9 @@ def running(run: QueryRun | None) -> Iterator[QueryRun | None]:
 
 def current_run() -> QueryRun | None:
     return _current.get()
+
+
+def poison_error(state: QueryState, max_runs: int) -> str:
+    """Why a question found still running after `max_runs` runs is not run again."""
+    return (f"poison question: it was still running when the process stopped, after {state.runs} runs "
+            f"(at most {max_runs}); not resumed again. Ask it again to run it once more")

@@ -52,7 +52,7 @@ import dspy
 from pydantic import BaseModel, Field, field_validator
 
 from glm_dspy.batch import DEFAULT_MAX_RECOVERIES, Recovery, answer_query, error_text
-from glm_dspy.journal import Journal, QueryState
+from glm_dspy.journal import MAX_RUNS, Journal, poison_error
 from glm_dspy.service_limits import Admission, BodyLimit, Overloaded
 from glm_dspy.steps import Step, listening
 
@@ -61,7 +61,6 @@ logger = logging.getLogger(__name__)
 MAX_QUESTION_CHARS = 2000
 MAX_BODY_BYTES = 64 * 1024  # a question of MAX_QUESTION_CHARS, every character \u-escaped, is 12 KB
 MAX_QUEUED = 64  # questions waiting for a worker, beyond the `concurrency` running
-MAX_RUNS = 3  # a question's runs: the first and two resumes after the process stopped while it ran
 ANSWER_FIELDS = ("query_id", "answer", "kind", "error_category", "notebook", "steps", "num_calls", "prompt_tokens",
                  "cached_tokens", "completion_tokens", "resumed", "runs")
 
@@ -221,11 +220,6 @@ class Service:
 def _retrieved(future) -> None:
     if not future.cancelled():
         future.exception()
-
-
-def poison_error(state: QueryState, max_runs: int) -> str:
-    return (f"poison question: it was still running when the service stopped, after {state.runs} runs "
-            f"(at most {max_runs}); not resumed again. Ask it again to run it once more")
 
 
 def _error(message: str, status_code: int, headers: dict | None = None, **fields):

@@ -71,3 +71,28 @@ def test_a_query_its_program_fails_on_is_journaled_failed_and_a_batch_run_again_
     assert prediction.answer == "1843" and prediction.runs == 2
     with Journal(path) as journal:
         assert journal.states()[0].status == "done" and journal.states()[0].error is None
+
+
+def test_a_batch_gives_up_on_a_question_found_running_after_max_runs(tmp_path):
+    """A question the process died on, every time: a batch run again journals it failed as a
+    poison question and raises, instead of running it a fourth time."""
+    from glm_dspy.batch import PoisonQuestion, run_batch
+    from glm_dspy.journal import MAX_RUNS
+
+    path, attempts = tmp_path / "batch.sqlite", []
+
+    class Counts(dspy.Module):
+        def forward(self, question):
+            attempts.append(question)
+            return dspy.Prediction(answer="1843")
+
+    with Journal(path) as journal:
+        (query_id,) = journal.submit(QUESTIONS[:1])
+        for _ in range(MAX_RUNS):  # each run ends with the process killed: the row stays running
+            journal.start(query_id)
+    with dspy.context(lm=scripted_lm(DyingEngine())), pytest.raises(PoisonQuestion, match="poison question"):
+        run_batch(Counts(), QUESTIONS[:1], journal=path)
+    assert attempts == []
+    with Journal(path) as journal:
+        (state,) = journal.states()
+        assert state.status == "failed" and "poison question" in state.error and state.runs == MAX_RUNS
