@@ -190,7 +190,7 @@ def main() -> None:
                 result, run_problem = (None, None) if problem is not None else program.execute(
                     query.replace("{out}", str(out)))
             elapsed = time.monotonic() - started
-            outcome = "refused" if problem and "may not run" in problem else "stopped" if problem or run_problem \
+            outcome = "refused" if problem and ("may not run" in problem or "does not parse" in problem) else "stopped" if problem or run_problem \
                 else "ran"
             row[outcome] += 1
             row["max_s"] = max(row["max_s"], elapsed)

@@ -924,8 +924,10 @@ class Text2Cypher(dspy.Module):
         `unsaid_number`); None if neither."""
         try:
             self.graph.store.explain(cypher)
-        except (QueryRefused, CypherSyntaxError) as error:
+        except QueryRefused as error:
             return f"the query may not run: {error}"
+        except CypherSyntaxError as error:
+            return f"the query does not parse: {error}"
         except DeadlinePassed:
             raise
         except Exception as error:  # noqa: BLE001 - Kuzu's parser and binder errors are RuntimeErrors
@@ -977,8 +979,10 @@ class Text2Cypher(dspy.Module):
         its time, row and byte limits; a result cut at a limit says so in `truncated`."""
         try:
             return self.graph.store.read(cypher), None
-        except (QueryRefused, CypherSyntaxError) as error:
+        except QueryRefused as error:
             return None, f"the query may not run: {error}"
+        except CypherSyntaxError as error:
+            return None, f"the query does not parse: {error}"
         except DeadlinePassed:
             raise
         except Exception as error:  # noqa: BLE001 - a timeout is RuntimeError("Interrupted.")
