@@ -13,14 +13,19 @@ Invariants: a `GraphStore` owns one read-only `kuzu.Database`; every query runs 
 never share one. Every query runs under the store's query timeout, cut to the time left before
 the thread's deadline (graphs/deadline.py) when one is set; past that deadline no query starts.
 `read` fetches under the same clock and stops at MAX_FETCH_ROWS rows or MAX_FETCH_BYTES,
-saying so. Kuzu bounds its own memory by the buffer pool (`buffer_pool_bytes`): a query that
-needs more fails with Kuzu's "buffer pool is full" (checked on 0.11.3), and the process lives on.
+saying so. Kuzu bounds its own memory by its buffer pool: a query that needs more fails with
+Kuzu's "buffer pool is full" (checked on 0.11.3), and the process lives on. A model's queries
+run on a second read-only `kuzu.Database` over the same files, opened on first use, whose pool
+is `question_buffer_pool_bytes` (512 MiB): all of them together hold at most that much, plus
+what `read` fetches, however hostile (`python -m bench.hostile` measures it); the graph
+functions keep their own, larger pool (`buffer_pool_bytes`).
 What a node shows (the NodeInfo view) is graphs/node_info.py's, on top of `GraphStore.query`.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +43,7 @@ DB_FILE = "graph.kuzu"
 META_FILE = "meta.json"
 ID_INDEX_FILE = "id_index.npz"
 DEFAULT_BUFFER_POOL_BYTES = 2 * 1024**3
+DEFAULT_QUESTION_BUFFER_POOL_BYTES = 512 * 1024**2  # the memory bound of every model-written query together
 MAX_FETCH_ROWS = 10_000  # rows `read` fetches of a model's query before it stops
 MAX_FETCH_BYTES = 16 * 1024**2  # of values (`_size`) `read` fetches before it stops
 
@@ -73,16 +79,20 @@ def _size(value: Any) -> int:
 
 class GraphStore:
     def __init__(self, db_dir: Path, database: kuzu.Database, schema: GraphSchema, id_index: IdIndex,
-                 query_timeout_ms: int):
+                 query_timeout_ms: int, question_buffer_pool_bytes: int = DEFAULT_QUESTION_BUFFER_POOL_BYTES):
         self.db_dir = db_dir
         self.schema = schema
         self.id_index = id_index
         self.query_timeout_ms = query_timeout_ms
         self._database = database
+        self.question_buffer_pool_bytes = question_buffer_pool_bytes
+        self._question_database: kuzu.Database | None = None  # opened by the first `read`/`explain`
+        self._question_lock = threading.Lock()
 
     @classmethod
     def open(cls, db_dir: Path | str, *, query_timeout_ms: int = 5000,
-             buffer_pool_bytes: int = DEFAULT_BUFFER_POOL_BYTES) -> "GraphStore":
+             buffer_pool_bytes: int = DEFAULT_BUFFER_POOL_BYTES,
+             question_buffer_pool_bytes: int = DEFAULT_QUESTION_BUFFER_POOL_BYTES) -> "GraphStore":
         db_dir = Path(db_dir)
         for name in (DB_FILE, META_FILE, ID_INDEX_FILE):
             if not (db_dir / name).exists():
@@ -92,7 +102,7 @@ class GraphStore:
                 )
         database = kuzu.Database(str(db_dir / DB_FILE), read_only=True, buffer_pool_size=buffer_pool_bytes)
         return cls(db_dir, database, GraphSchema.load(db_dir / META_FILE), IdIndex.load(db_dir / ID_INDEX_FILE),
-                   query_timeout_ms)
+                   query_timeout_ms, question_buffer_pool_bytes)
 
     # ---- running Cypher ------------------------------------------------------------------
     def _timeout_ms(self) -> int:
@@ -106,11 +116,19 @@ class GraphStore:
             timeout_ms = min(timeout_ms, remaining_ms) if timeout_ms > 0 else remaining_ms
         return timeout_ms
 
-    def _execute(self, cypher: str, parameters: dict[str, Any] | None = None):
-        """The one call into Kuzu's execute: a fresh connection, under `_timeout_ms`. Returns
-        (result, the monotonic time the query must be fetched by, or None)."""
+    def _questions_database(self) -> kuzu.Database:
+        with self._question_lock:
+            if self._question_database is None:
+                self._question_database = kuzu.Database(str(self.db_dir / DB_FILE), read_only=True,
+                                                        buffer_pool_size=self.question_buffer_pool_bytes)
+            return self._question_database
+
+    def _execute(self, cypher: str, parameters: dict[str, Any] | None = None, *, question: bool = False):
+        """The one call into Kuzu's execute: a fresh connection (to the questions' database for a
+        model's query), under `_timeout_ms`. Returns (result, the monotonic time the query must be
+        fetched by, or None)."""
         timeout_ms = self._timeout_ms()
-        connection = kuzu.Connection(self._database)
+        connection = kuzu.Connection(self._questions_database() if question else self._database)
         connection.set_query_timeout(timeout_ms)  # Kuzu 0.11.3: applies to the next execute; 0 means none
         ends_at = time.monotonic() + timeout_ms / 1000 if timeout_ms > 0 else None
         return connection.execute(cypher, parameters or {}), ends_at
@@ -133,7 +151,7 @@ class GraphStore:
         gate's canonical text, fetched under the query's timeout and the row and byte caps.
         Kuzu errors are RuntimeErrors ("Interrupted." past the timeout)."""
         gated = gate(cypher)
-        result, ends_at = self._execute(gated.text)
+        result, ends_at = self._execute(gated.text, question=True)
         columns = result.get_column_names()
         rows, num_bytes, truncated = [], 0, None
         try:
@@ -157,7 +175,7 @@ class GraphStore:
         """Check that Kuzu can plan Cypher a model wrote, running nothing but EXPLAIN of the one
         gated statement; returns the canonical text. Raises as `read` does."""
         gated = gate(cypher)
-        result, _ = self._execute(f"EXPLAIN {gated.text}")
+        result, _ = self._execute(f"EXPLAIN {gated.text}", question=True)
         result.close()
         return gated.text
 
