@@ -1,0 +1,61 @@
+"""graphs/cypher/candidates.py on the real Nobel graph (no LLM): the readings a question about a
+named node can have are paths the graph really has, each a query that reads rows."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphs.cypher import gate
+from graphs.cypher.candidates import COUNT, Start, candidates_from, inverse_relations, paths_from
+from graphs.store import GraphStore
+
+
+@pytest.fixture(scope="module")
+def store(nobel_db):
+    return GraphStore.open(nobel_db)
+
+
+@pytest.fixture(scope="module")
+def curie(store):
+    (row,) = store.query("MATCH (l:laureate {name: 'Marie Curie'}) RETURN l.id AS id")
+    return Start("laureate", "name", "Marie Curie", row["id"])
+
+
+def test_a_relation_that_is_another_read_backwards_is_found_from_the_data(store):
+    skipped = inverse_relations(store, store.schema)
+    assert ("born_laureate", "city", "laureate") in skipped  # birth_city, backwards
+    assert ("birth_city", "laureate", "city") not in skipped  # one of each pair is kept
+    assert not any(r == "mentor" and s == "laureate" and d == "laureate" for r, s, d in skipped) or \
+        ("student", "laureate", "laureate") not in skipped
+
+
+def test_paths_take_only_relations_the_nodes_have_and_never_turn_straight_back(store, curie):
+    paths = paths_from(store, curie, inverses=inverse_relations(store, store.schema))
+    assert () in paths and len(paths) <= 200
+    firsts = {(p[0].relation, p[0].outgoing, p[0].type_name) for p in paths if len(p) == 1}
+    assert ("birth_city", True, "city") in firsts and ("born_laureate", False, "city") not in firsts
+    for path in paths:
+        for previous, hop in zip(path, path[1:]):
+            turns_back = previous.relation == hop.relation and previous.outgoing != hop.outgoing
+            assert not turns_back or hop.type_name == "laureate"  # back to others of the start's type only
+    assert max(map(len, paths)) == 3
+
+
+def test_every_candidate_is_a_gated_query_that_reads_rows(store, curie):
+    candidates = candidates_from(store, store.schema, curie, max_paths=40,
+                                 inverses=inverse_relations(store, store.schema))
+    assert {c.returns for c in candidates} >= {"name", "birth_date", COUNT}
+    for candidate in candidates[::7]:
+        assert gate(candidate.cypher).text == candidate.cypher
+        assert store.read(candidate.cypher).rows, candidate.cypher
+    city = next(c for c in candidates if [h.relation for h in c.hops] == ["birth_city"] and c.returns == "name")
+    assert city.words() == "Marie Curie -> birth city: name"
+    assert [row["name"] for row in store.read(city.cypher).rows] == ["Warsaw"]
+
+
+def test_a_path_back_to_the_start_type_leaves_the_start_out(store, curie):
+    candidates = candidates_from(store, store.schema, curie, max_paths=40)
+    shared = next(c for c in candidates if [(h.relation, h.outgoing, h.type_name) for h in c.hops]
+                  == [("laureate", False, "prize"), ("laureate", True, "laureate")] and c.returns == "name")
+    names = {row["name"] for row in store.read(shared.cypher).rows}
+    assert "Marie Curie" not in names and "Pierre Curie" in names
