@@ -114,6 +114,16 @@ class GenerateCypher(dspy.Signature):
     cypher: str = dspy.OutputField(desc="the Cypher query only")
 
 
+class ChooseReading(dspy.Signature):
+    """Which reading of the question is the one it asks? Each numbered reading is a path through
+    the knowledge graph from an entity the question names, then what is read at its end. Answer
+    with the number of the reading that asks exactly what the question asks."""
+
+    question: str = dspy.InputField()
+    readings: str = dspy.InputField(desc="numbered readings, one a line")
+    choice: str = dspy.OutputField(desc="the number of the right reading, e.g. 2")
+
+
 class AnswerFromRows(dspy.Signature):
     """Answer the question from the rows its Cypher query returned: just the answer."""
 

@@ -24,7 +24,7 @@ PREDICTION_FIELDS = ("answer", "steps", "error_category", "num_calls", "prompt_t
 # "plan", "judge", "reflect": Graph Counselor's agents (GLM(plan=True, reflect=N)); "community": FastToG's
 # fine pruning
 AGENTS = ("classify", "reason", "act", "graph", "answer", "graphcot", "cypher", "plan", "judge", "reflect",
-          "community")
+          "community", "choose")
 WRITERS = ("act", "cypher")  # the agents that write code for a request: their steps say `attempt` and `ok`
 
 

@@ -69,14 +69,17 @@ class Candidate:
         return print_query(self.tree())
 
     def words(self) -> str:
-        """The path as words, for a model or an embedder to judge: 'Marie Curie: birth city, then
-        its country: name'."""
+        """The reading as words, for a model or an embedder to judge: 'Marie Curie -> birth city:
+        name' (a hop taken backwards: 'laureate whose birth city it is')."""
+        what = "how many" if self.returns == COUNT else self.returns.replace("_", " ")
+        return f"{self.path_words()}: {what}"
+
+    def path_words(self) -> str:
         said = [self.start.value]
         for hop in self.hops:
             relation = hop.relation.replace("_", " ")
             said.append(relation if hop.outgoing else f"{hop.type_name} whose {relation} it is")
-        what = "how many" if self.returns == COUNT else self.returns.replace("_", " ")
-        return " -> ".join(said) + f": {what}"
+        return " -> ".join(said)
 
 
 COUNT = "count()"

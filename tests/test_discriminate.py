@@ -1,0 +1,70 @@
+"""Discriminate's control flow with a scripted model over the real Nobel graph: the graph
+proposes readings, the model's number picks one, 0 or no reading gives way to the fallback.
+(Whether the 0.5B model picks well is measured by `glm-dspy eval`, docs/benchmarks.md.)"""
+
+from __future__ import annotations
+
+import dspy
+import pytest
+from dspy.utils import DummyLM
+
+from glm_dspy.modules.discriminate import Discriminate
+from glm_dspy.modules.question_facts import COUNT, DATE, YES_NO, asked, asked_thing
+
+QUESTION = "In which city was Marie Curie born?"
+
+
+class Fallback(dspy.Module):
+    def forward(self, question):
+        from glm_dspy.steps import Step, StepLog
+
+        log = StepLog()
+        log.add(Step("cypher", code="MATCH ... fallback"))
+        return log.prediction("from the fallback", None, cypher="MATCH ... fallback")
+
+
+@pytest.fixture(scope="module")
+def program(nobel_graph):
+    return Discriminate(nobel_graph, fallback=Fallback())
+
+
+def test_the_readings_are_the_graphs_own_and_the_asked_one_is_among_them(program):
+    readings = program.readings(QUESTION)
+    assert len(readings) == program.k
+    assert "Marie Curie -> birth city: name" in [r.words() for r in readings]
+
+
+def test_the_models_number_picks_the_reading_that_runs(program):
+    readings = [r.words() for r in program.readings(QUESTION)]
+    pick = readings.index("Marie Curie -> birth city: name") + 1
+    with dspy.context(lm=DummyLM([{"choice": str(pick)}])):
+        prediction = program(question=QUESTION)
+    assert prediction.answer == "Warsaw" and prediction.num_calls == 1
+    assert [s["agent"] for s in prediction.steps] == ["choose", "graph"]
+    assert "rel_birth_city" in prediction.cypher
+
+
+@pytest.mark.parametrize("reply", ["0", "none"])
+def test_none_of_them_or_no_number_gives_way(program, reply):
+    with dspy.context(lm=DummyLM([{"choice": reply}])):
+        prediction = program(question=QUESTION)
+    if reply == "0":  # the model said none fits: the fallback answers
+        assert prediction.answer == "from the fallback" and prediction.steps[-1]["agent"] == "cypher"
+    else:  # no number: the nearest reading that reads rows answers
+        assert prediction.answer and prediction.steps[1]["agent"] == "graph"
+
+
+def test_a_question_naming_no_node_goes_to_the_fallback_without_a_call(program):
+    with dspy.context(lm=DummyLM([])):
+        prediction = program(question="How many prizes were awarded in total?")
+    assert prediction.answer == "from the fallback" and prediction.num_calls == 0
+
+
+@pytest.mark.parametrize("question,kind,thing", [
+    ("How many laureates were born in Oxford?", COUNT, "laureate"), ("When did Niels Bohr die?", DATE, None),
+    ("In which year did X win?", DATE, "year"), ("Did Louis Pasteur ever win a Nobel Prize?", YES_NO, None),
+    ("Which institutions in Brussels had a laureate?", None, "institution"), ("Who mentored X?", None, None),
+    ("Which other laureate was born on the same day?", None, "laureate"),
+])
+def test_what_a_question_asks_for_is_read_from_its_words(question, kind, thing):
+    assert asked(question) == kind and asked_thing(question) == thing
