@@ -10,6 +10,7 @@
     glm-dspy serve --db data/nobel --port 8000          # HTTP API and a page at http://127.0.0.1:8000/
     glm-dspy demo --db data/nobel
     glm-dspy eval --dataset nobel --db data/nobel --programs glm,graphcot,graphrag,textrag,base --limit 20
+    GLM_DATA_DIR=../shared/data glm-dspy eval --dataset nobel --split natural --db data/nobel --programs glm,graphrag
     glm-dspy build triples:kb.tsv --db data/kb && glm-dspy eval --questions kb-questions.jsonl --db data/kb
 """
 
@@ -284,7 +285,8 @@ def cmd_eval(args) -> int:
                                progress=lambda: bar.advance(task), glm_program=glm_program)
             bar.update(task, completed=len(questions) * len(arms))
     rows = summarize(records, arms)
-    for table in eval_tables(rows, f"{args.questions or args.dataset}: {len(questions)} questions"):
+    asked = args.questions or (f"{args.dataset} --split {args.split}" if args.split else args.dataset)
+    for table in eval_tables(rows, f"{asked}: {len(questions)} questions"):
         Console(width=160).print(table)
     charts = write_charts(rows, args.out)
     console.print(f"records: {args.out / 'results.jsonl'}; charts: {', '.join(str(p) for p in charts)}")
@@ -410,9 +412,11 @@ def build_parser() -> argparse.ArgumentParser:
                                          "grbench:PATH/graph.json (questions.jsonl beside it)")
     asked.add_argument("--questions", type=Path,
                        help='a JSON Lines file, one {"qid", "question", "answer"[, "alternatives"]} per line')
-    evaluate.add_argument("--split", choices=("dev", "train"), default=None,
+    evaluate.add_argument("--split", choices=("dev", "train", "natural"), default=None,
                           help="a fixed split of --dataset (nobel, pathquestion, synthetic): dev measures and is "
-                               "never trained on; train is for optimizers (default: all its questions)")
+                               "never trained on; train is for optimizers; natural (nobel only) is the 60 questions "
+                               "in everyday wording of GLM_DATA_DIR/nobel/natural_dev.jsonl, measured per kind "
+                               "(default: all its questions)")
     evaluate.add_argument("--db", required=True, type=Path, help="the graph the questions are about")
     evaluate.add_argument("--programs", default="glm,graphcot,graphrag,textrag,base")
     evaluate.add_argument("--limit", type=int, default=None)
