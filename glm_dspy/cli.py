@@ -287,7 +287,7 @@ def cmd_eval(args) -> int:
     rows = summarize(records, arms)
     asked = args.questions or (f"{args.dataset} --split {args.split}" if args.split else args.dataset)
     for table in eval_tables(rows, f"{asked}: {len(questions)} questions"):
-        Console(width=160).print(table)
+        Console(width=200).print(table)  # 14 columns: the costs fit without folding
     charts = write_charts(rows, args.out)
     console.print(f"records: {args.out / 'results.jsonl'}; charts: {', '.join(str(p) for p in charts)}")
     print(json.dumps(headline(rows)))
