@@ -1,4 +1,4 @@
-"""Exact match with a 95% bootstrap interval, over all questions and per question tier.
+"""Exact match with a 95% bootstrap interval, over all questions and per question kind.
 
 The interval is a percentile bootstrap over questions: draw as many questions as were asked,
 with replacement, `num_resamples` times; the interval is the 2.5th and 97.5th percentiles of
@@ -18,7 +18,7 @@ from graphs.questions import TIERS
 
 NUM_RESAMPLES = 2000
 CONFIDENCE = 0.95
-UNTIERED = "untiered"  # the tier name, in summaries, of questions whose `Question.tier` is ""
+UNTIERED = "untiered"  # the kind, in summaries, of questions with neither a tier nor a kind of their own
 
 
 def bootstrap_interval(values, *, num_resamples: int = NUM_RESAMPLES, confidence: float = CONFIDENCE,
@@ -41,19 +41,23 @@ def em_interval(records: list[dict[str, Any]], *, seed: int = 0) -> dict[str, fl
     return {"em": float(np.mean(correct)), "lo": lo, "hi": hi, "n": len(correct)}
 
 
-def tier_of(record: dict[str, Any]) -> str:
-    """The record's tier as summaries name it: one of TIERS, or UNTIERED."""
-    return record.get("tier") or UNTIERED
+def kind_of(record: dict[str, Any]) -> str:
+    """The record's question kind as summaries name it: its tier (one of TIERS), else the kind its
+    question file gave it (`Question.meta["kind"]`, e.g. natural_dev's "lookup" or "set"), else UNTIERED."""
+    return record.get("tier") or record.get("kind") or UNTIERED
 
 
-def em_by_tier(records: list[dict[str, Any]], *, seed: int = 0) -> dict[str, dict[str, float | int]]:
-    """Tier -> `em_interval` of its records, for the tiers that have any: TIERS in order, then UNTIERED."""
-    tiers = {}
-    for tier in (*TIERS, UNTIERED):
-        mine = [r for r in records if tier_of(r) == tier]
-        if mine:
-            tiers[tier] = em_interval(mine, seed=seed)
-    return tiers
+def in_kind_order(kinds) -> list[str]:
+    """The distinct `kinds` in the order summaries show them: TIERS in order, then any other kinds
+    by name, then UNTIERED (the same order for every run, whatever order its questions finish in)."""
+    found = set(kinds)
+    return [kind for kind in (*TIERS, *sorted(found - {*TIERS, UNTIERED}), UNTIERED) if kind in found]
+
+
+def em_by_kind(records: list[dict[str, Any]], *, seed: int = 0) -> dict[str, dict[str, float | int]]:
+    """Kind -> `em_interval` of its records, for the kinds that have any, `in_kind_order`."""
+    return {kind: em_interval([r for r in records if kind_of(r) == kind], seed=seed)
+            for kind in in_kind_order(kind_of(r) for r in records)}
 
 
 def interval_cell(row: dict[str, float | int], *, with_n: bool = True) -> str:

@@ -15,7 +15,8 @@ loss; what finished stays in the journal, and running the batch again on it fini
 Any other error is the question's own: the query is journaled `failed` with the error, which
 is raised (running the batch again runs it again). A question found still `running` after
 MAX_RUNS runs (the process died during each) is a poison question: journaled failed and raised
-as `PoisonQuestion`, not run a fourth time.
+as `PoisonQuestion`, not run a fourth time. A question the batch gave up on because the engine stayed lost is
+pending again (`Journal.release`), not poison.
 Running a batch again on its journal (the same questions, or the same `batch_id`) re-runs no
 finished query: its journaled prediction comes back, marked `resumed` where it took more than
 one run.
@@ -106,7 +107,11 @@ def answer_query(program, journal: Journal, query_id: str, question: str, recove
             if lost_engine(error) is None and not timed_out(error):
                 journal.fail(query_id, error_text(error))
                 raise
-            recovery.recover(transport, error)
+            try:
+                recovery.recover(transport, error)
+            except BaseException:  # out of restarts: the engine's fault, not the question's
+                journal.release(query_id)
+                raise
             continue
         journal.finish(query_id, prediction.toDict())
         return _prediction(journal.state(query_id))

@@ -10,6 +10,7 @@
     glm-dspy serve --db data/nobel --port 8000          # HTTP API and a page at http://127.0.0.1:8000/
     glm-dspy demo --db data/nobel
     glm-dspy eval --dataset nobel --db data/nobel --programs glm,graphcot,graphrag,textrag,base --limit 20
+    GLM_DATA_DIR=../shared/data glm-dspy eval --dataset nobel --split natural --db data/nobel --programs glm,graphrag
     glm-dspy build triples:kb.tsv --db data/kb && glm-dspy eval --questions kb-questions.jsonl --db data/kb
 """
 
@@ -284,8 +285,9 @@ def cmd_eval(args) -> int:
                                progress=lambda: bar.advance(task), glm_program=glm_program)
             bar.update(task, completed=len(questions) * len(arms))
     rows = summarize(records, arms)
-    for table in eval_tables(rows, f"{args.questions or args.dataset}: {len(questions)} questions"):
-        Console(width=160).print(table)
+    asked = args.questions or (f"{args.dataset} --split {args.split}" if args.split else args.dataset)
+    for table in eval_tables(rows, f"{asked}: {len(questions)} questions"):
+        Console(width=200).print(table)  # 14 columns: the costs fit without folding
     charts = write_charts(rows, args.out)
     console.print(f"records: {args.out / 'results.jsonl'}; charts: {', '.join(str(p) for p in charts)}")
     print(json.dumps(headline(rows)))
@@ -294,30 +296,33 @@ def cmd_eval(args) -> int:
 
 def eval_tables(rows: dict, title: str) -> list:
     """`glm-dspy eval`'s tables: one row per arm (EM with its 95% bootstrap interval, first-try
-    Act share, costs), then EM per question tier (arm x tier, "0.620 [0.540, 0.700] (n=100)")."""
+    Act share, costs: tokens (prompt + completion), calls and prompt tokens a question, prompt
+    tokens per right answer, "-" when none is right), then EM per question kind (arm x kind,
+    "0.620 [0.540, 0.700] (n=100)"; kinds as glm_dspy/accuracy.py `em_by_kind` names and orders them)."""
     from rich.table import Table
 
-    from glm_dspy.accuracy import UNTIERED, interval_cell
+    from glm_dspy.accuracy import in_kind_order, interval_cell
     from glm_dspy.evaluate import judge_cell
-    from graphs.questions import TIERS
 
     table = Table(title=title)
-    for column in ("arm", "EM [95% CI]", "1st-try", "ROUGE-L", "judge", "tokens/q", "calls/q", "p50 s", "p95 s",
-                   "q/s", "cache hit", "errors"):
+    for column in ("arm", "EM [95% CI]", "1st-try", "ROUGE-L", "judge", "tokens/q", "calls/q", "prompt/q",
+                   "prompt/right", "p50 s", "p95 s", "q/s", "cache hit", "errors"):
         table.add_column(column, justify="left" if column in ("arm", "errors") else "right")
     for arm, row in rows.items():
         em = interval_cell({"em": row["em"], "lo": row["em_lo"], "hi": row["em_hi"], "n": row["n"]}, with_n=False)
         first_try = "-" if row["first_try"] is None else f"{row['first_try']:.1%} of {row['act_requests']}"
+        per_right = row["prompt_tokens_per_right"]
         table.add_row(arm, em, first_try, f"{row['rouge_l']:.3f}", judge_cell(row), f"{row['tokens']:,.0f}",
-                      f"{row['calls']:.2f}", f"{row['p50_s']:.1f}", f"{row['p95_s']:.1f}", f"{row['qps']:.3f}",
+                      f"{row['calls']:.2f}", f"{row['prompt_tokens']:,.0f}", "-" if per_right is None else
+                      f"{per_right:,.0f}", f"{row['p50_s']:.1f}", f"{row['p95_s']:.1f}", f"{row['qps']:.3f}",
                       f"{row['hit_rate']:.1%}", ", ".join(f"{k}: {v}" for k, v in row["errors"].items()))
-    tiers = [t for t in (*TIERS, UNTIERED) if any(t in row["em_by_tier"] for row in rows.values())]
-    by_tier = Table(title="EM per question tier [95% bootstrap interval]")
-    for column in ("arm", *tiers):
-        by_tier.add_column(column, justify="left" if column == "arm" else "right")
+    kinds = in_kind_order(kind for row in rows.values() for kind in row["em_by_tier"])
+    by_kind = Table(title="EM per question kind (tier, or the question's own kind) [95% bootstrap interval]")
+    for column in ("arm", *kinds):
+        by_kind.add_column(column, justify="left" if column == "arm" else "right")
     for arm, row in rows.items():
-        by_tier.add_row(arm, *(interval_cell(row["em_by_tier"][t]) if t in row["em_by_tier"] else "-" for t in tiers))
-    return [table, by_tier]
+        by_kind.add_row(arm, *(interval_cell(row["em_by_tier"][k]) if k in row["em_by_tier"] else "-" for k in kinds))
+    return [table, by_kind]
 
 
 GLM_PROGRAM_HELP = ("a compiled GLM program (python -m optimize.compile), or none for the hand-written one "
@@ -407,9 +412,11 @@ def build_parser() -> argparse.ArgumentParser:
                                          "grbench:PATH/graph.json (questions.jsonl beside it)")
     asked.add_argument("--questions", type=Path,
                        help='a JSON Lines file, one {"qid", "question", "answer"[, "alternatives"]} per line')
-    evaluate.add_argument("--split", choices=("dev", "train"), default=None,
+    evaluate.add_argument("--split", choices=("dev", "train", "natural"), default=None,
                           help="a fixed split of --dataset (nobel, pathquestion, synthetic): dev measures and is "
-                               "never trained on; train is for optimizers (default: all its questions)")
+                               "never trained on; train is for optimizers; natural (nobel only) is the 60 questions "
+                               "in everyday wording of GLM_DATA_DIR/nobel/natural_dev.jsonl, measured per kind "
+                               "(default: all its questions)")
     evaluate.add_argument("--db", required=True, type=Path, help="the graph the questions are about")
     evaluate.add_argument("--programs", default="glm,graphcot,graphrag,textrag,base")
     evaluate.add_argument("--limit", type=int, default=None)

@@ -4,15 +4,16 @@
 
 Per question and arm one JSONL record (answer, EM, ROUGE-L, judge verdict, prompt / cached /
 completion tokens, LLM calls, latency, error category, the sampling temperatures the engine ran,
-the question's tier, Act requests and how many of them printed a real result on the first try)
-goes to `<out>/results.jsonl` as soon as it is known, so an interrupted run resumes where it
-stopped: finished (question, arm) pairs are skipped (records written before `tier` and the Act
-counts existed take the tier from the question and are left out of the first-try share). Then
-one table (rows: arms; EM with its 95% bootstrap interval, glm_dspy/accuracy.py), EM per
-question tier, PNG charts (tokens, calls, latency and accuracy per arm, after the paper's
-Figures 10, 11 and 14) and, last, one JSON line of the headline figures, GLM vs Graph-CoT on
-the same questions. The judge is GRBench's prompt (glm_dspy/metrics.py) sent to `--judge-model`
-(default: the model under test).
+the question's tier and kind, Act requests and how many of them printed a real result on the first
+try) goes to `<out>/results.jsonl` as soon as it is known, so an interrupted run resumes where it
+stopped: finished (question, arm) pairs are skipped (records written before `tier`, `kind` and the
+Act counts existed take the tier and kind from the question and are left out of the first-try
+share). Then one table (rows: arms; EM with its 95% bootstrap interval, glm_dspy/accuracy.py;
+calls, prompt tokens a question and prompt tokens per right answer), EM per question kind (the
+tier, or where a question has none the kind its file gives it), PNG charts (tokens, calls,
+latency and accuracy per arm, after the paper's Figures 10, 11 and 14) and, last, one JSON line
+of the headline figures, GLM vs Graph-CoT on the same questions. The judge is GRBench's prompt
+(glm_dspy/metrics.py) sent to `--judge-model` (default: the model under test).
 
 A record's `judge` is the verdict: true, false (an empty answer is false without asking), or
 null where no verdict exists (no judge LM, or a reply that is neither Yes nor No); the judge
@@ -33,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from glm_dspy.accuracy import em_by_tier, em_interval
+from glm_dspy.accuracy import em_by_kind, em_interval
 from glm_dspy.lm.observe import observe_calls
 from glm_dspy.lm.transport import EngineLostError, cause_of
 from glm_dspy.metrics import JUDGE_SYSTEM, exact_match, judge_prompt, parse_judgement, rouge_l
@@ -107,6 +108,12 @@ def _commit() -> str:
         return "unknown"
 
 
+def question_kind(question: Question) -> str:
+    """The kind a question file gives a question besides its tier (natural_dev's "lookup", "set", ...), or ""."""
+    kind = question.meta.get("kind")
+    return kind if isinstance(kind, str) else ""
+
+
 def train_qids(glm_program: Path) -> set[str]:
     """The training questions of a compiled program (optimize.compile saves them next to it)."""
     path = Path(glm_program).with_suffix(".train.json")
@@ -150,7 +157,8 @@ def run_eval(questions: list[Question], arms: list[str], graph, out_dir: Path, *
             latency = time.perf_counter() - started
             act_requests, act_first_try_ok = act_first_tries(steps)
             verdict = None if judge_lm is None else judge_answer(judge_lm, question, answer) if answer else False
-        record = {"qid": question.qid, "arm": arm, "tier": question.tier, "question": question.question,
+        record = {"qid": question.qid, "arm": arm, "tier": question.tier, "kind": question_kind(question),
+                  "question": question.question,
                   "gold": question.answer, "answer": answer,
                   "em": any(exact_match(answer, gold) for gold in question.golds),
                   "rouge_l": max(rouge_l(answer, gold) for gold in question.golds),
@@ -183,8 +191,9 @@ def run_eval(questions: list[Question], arms: list[str], graph, out_dir: Path, *
                                        f"{path}; run the same command again to answer the rest (it resumes).") from exc
                 raise
     wanted = {(q.qid, arm) for q in questions for arm in arms}
-    tiers = {q.qid: q.tier for q in questions}
-    records = [r | {"tier": r.get("tier", tiers[r["qid"]])}  # records from before tiers: the question's
+    by_qid = {q.qid: q for q in questions}
+    records = [r | {"tier": r.get("tier", by_qid[r["qid"]].tier),  # records from before tiers and kinds:
+                    "kind": r.get("kind", question_kind(by_qid[r["qid"]]))}  # the question's
                for r in read_results(path) if (r["qid"], r["arm"]) in wanted]
     (out_dir / "run.json").write_text(json.dumps({"wall_s": time.perf_counter() - started, "answered": len(todo)}))
     return records
@@ -221,10 +230,12 @@ def busy_seconds(intervals: list[tuple[float, float]]) -> float:
 
 
 def summarize(records: list[dict[str, Any]], arms: list[str]) -> dict[str, dict[str, Any]]:
-    """Per arm: EM with its 95% bootstrap interval (`em_lo`, `em_hi`) and per question tier
-    (`em_by_tier`, glm_dspy/accuracy.py), ROUGE-L, judge (the mean verdict over the `judged`
-    questions that have one; None if none has), tokens and calls per question, latency p50/p95,
-    questions/s, prefix-cache hit rate, error counts, and `first_try`: the share of the arm's
+    """Per arm: EM with its 95% bootstrap interval (`em_lo`, `em_hi`) and per question kind
+    (`em_by_tier`: the tier, or the question's own kind, glm_dspy/accuracy.py `em_by_kind`),
+    ROUGE-L, judge (the mean verdict over the `judged` questions that have one; None if none has),
+    tokens (prompt + completion), `prompt_tokens` and `calls` per question, `num_right` (EM) and
+    `prompt_tokens_per_right` (all its prompt tokens over `num_right`; None when none is right),
+    latency p50/p95, questions/s, prefix-cache hit rate, error counts, and `first_try`: the share of the arm's
     Act requests whose first snippet printed a real result (steps.act_first_tries), over the
     `act_requests` of the records that counted them; None where there are none (an arm
     without Act, or records older than the counts).
@@ -243,16 +254,19 @@ def summarize(records: list[dict[str, Any]], arms: list[str]) -> dict[str, dict[
         verdicts = [bool(r["judge"]) for r in mine if r.get("judge") is not None]
         busy = busy_seconds([_answering(r) for r in mine])
         overall = em_interval(mine)
+        num_right = sum(bool(r["em"]) for r in mine)
         act_requests = sum(r.get("act_requests") or 0 for r in mine)
         first_ok = sum(r.get("act_first_try_ok") or 0 for r in mine)
         rows[arm] = {
             "n": len(mine), "em": overall["em"], "em_lo": overall["lo"], "em_hi": overall["hi"],
-            "em_by_tier": em_by_tier(mine), "act_requests": act_requests,
+            "em_by_tier": em_by_kind(mine), "act_requests": act_requests,
             "first_try": first_ok / act_requests if act_requests else None,
             "rouge_l": float(np.mean([r["rouge_l"] for r in mine])),
             "judge": float(np.mean(verdicts)) if verdicts else None, "judged": len(verdicts),
             "tokens": float(np.mean([r["prompt_tokens"] + r["completion_tokens"] for r in mine])),
             "calls": float(np.mean([r["calls"] for r in mine])),
+            "prompt_tokens": prompt / len(mine), "num_right": num_right,
+            "prompt_tokens_per_right": prompt / num_right if num_right else None,
             "p50_s": float(np.percentile(latency, 50)), "p95_s": float(np.percentile(latency, 95)),
             "qps": len(mine) / busy if busy else 0.0,
             "hit_rate": sum(r["cached_tokens"] for r in mine) / prompt if prompt else 0.0,
@@ -277,8 +291,10 @@ def judge_cell(row: dict[str, Any]) -> str:
 
 def headline(rows: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """The last JSON line: GLM vs Graph-CoT ratios and scores; then, for every arm, its EM with the
-    interval (`em_interval`: {em, lo, hi, n}), the same per tier (`em_by_tier`: tier -> {em, lo,
-    hi, n}) and its first-try Act share (`first_try`; None without Act requests)."""
+    interval (`em_interval`: {em, lo, hi, n}), the same per question kind (`em_by_tier`: tier or
+    kind -> {em, lo, hi, n}; the key's name predates kinds), its first-try Act share (`first_try`;
+    None without Act requests) and its costs (`costs`: calls and prompt tokens a question, the
+    number right and prompt tokens per right answer, None when none is right)."""
     glm, cot = rows.get("glm"), rows.get("graphcot")
 
     def ratio(a, b):
@@ -297,7 +313,12 @@ def headline(rows: dict[str, dict[str, Any]]) -> dict[str, Any]:
             "em_by_tier": {arm: {tier: _rounded(cell) for tier, cell in row["em_by_tier"].items()}
                            for arm, row in rows.items()},
             "first_try": {arm: None if row["first_try"] is None else round(row["first_try"], 4)
-                          for arm, row in rows.items()}}
+                          for arm, row in rows.items()},
+            "costs": {arm: {"calls": round(row["calls"], 3), "prompt_tokens": round(row["prompt_tokens"], 1),
+                            "num_right": row["num_right"],
+                            "prompt_tokens_per_right": None if row["prompt_tokens_per_right"] is None
+                            else round(row["prompt_tokens_per_right"], 1)}
+                      for arm, row in rows.items()}}
 
 
 def _rounded(cell: dict[str, float | int]) -> dict[str, float | int]:

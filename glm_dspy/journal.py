@@ -219,6 +219,15 @@ class Journal:
                                  (json.dumps(prediction, default=str), time.time(), query_id)).rowcount
         return changed == 1
 
+    def release(self, query_id: str) -> bool:
+        """A running query back to pending, its runs kept: it stopped for a reason not its own (the
+        engine was lost past its restarts), so it is no poison question when run again. False if
+        it was not running."""
+        with self._transaction() as db:
+            changed = db.execute("UPDATE queries SET status = 'pending' WHERE id = ? AND status = 'running'",
+                                 (query_id,)).rowcount
+        return changed == 1
+
     def fail(self, query_id: str, error: str) -> bool:
         """Mark the query failed with `error`; False (and nothing changes) if it had ended (done or failed)."""
         with self._transaction() as db:

@@ -6,7 +6,9 @@ A dataset is spelled `NAME` or `NAME:ARG`, the same for build and eval:
                              and stored in the database folder (DB/questions.jsonl, and the dev and
                              train splits DB/dev.jsonl, DB/train.jsonl), where eval reads them
     nobel                    Nobel laureates + mentorship; questions datasets/nobel/questions.jsonl,
-                             splits datasets/nobel/dev.jsonl, train.jsonl (graphs.nobel_templates)
+                             splits datasets/nobel/dev.jsonl, train.jsonl (graphs.nobel_templates), and
+                             the measure-only split natural: nobel/natural_dev.jsonl of the data folder
+                             (../shared/data holds it: questions in everyday wording, NATURAL_DEV.md)
     pathquestion[:pq|pql]    PathQuestion's Freebase KB (a triples file) and its 2-hop questions;
                              splits datasets/splits/pathquestion-VARIANT.json (graphs.splits)
     grbench:PATH             PATH is a GRBench graph.json or its folder; eval reads questions.jsonl beside it
@@ -19,6 +21,7 @@ or a `.`) is a PATH: write `grbench:./dblp` for a folder named dblp. Any databas
 asked a question file of its own: `glm-dspy eval --questions FILE.jsonl` (graphs.questions).
 `load_questions(spec, db_dir, split="dev"|"train")` gives a split: dev questions measure, and are
 never used for demos, instructions or training; train questions are for optimizers (graphs.splits).
+A dataset may have more measure-only splits (`Dataset.more_splits`, Nobel's "natural"), never trained on.
 Source files come from `GLM_DATA_DIR` or the repository's `datasets/` folder.
 """
 
@@ -65,14 +68,20 @@ class Dataset:
     `graph(arg, seed)` returns the graph and the question files to store in the database
     folder, file name -> questions (only generated datasets have any); `questions(arg, db_dir)`
     returns the questions eval asks, None where the dataset has none; `split_questions(arg,
-    db_dir, split)` those of a split ("dev" or "train"), None where the dataset has no splits.
-    `spelling` is how users write the name.
+    db_dir, split)` those of a split ("dev" or "train", or one of `more_splits`), None where
+    the dataset has no splits. `more_splits` are measure-only splits of this dataset besides
+    graphs.splits.SPLITS: like dev, never used for demos, instructions or training; no optimizer
+    asks for them. `spelling` is how users write the name.
     """
 
     spelling: str
     graph: Callable[[str, int], tuple[GraphData, dict[str, list[Question]]]]
     questions: Callable[[str, Path | None], list[Question]] | None
     split_questions: Callable[[str, Path | None, str], list[Question]] | None = None
+    more_splits: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        assert not self.more_splits or self.split_questions is not None, f"{self.spelling}: splits need split_questions"
 
 
 def _no_arg(name: str, arg: str) -> None:
@@ -117,9 +126,17 @@ def _nobel_questions(arg: str, db_dir: Path | None) -> list[Question]:
     return read_questions(data_dir() / "nobel" / QUESTIONS_FILE)
 
 
+NOBEL_NATURAL_FILE = "natural_dev.jsonl"  # written by make_natural_dev.py beside it, not by this project
+
+
 def _nobel_split(arg: str, db_dir: Path | None, split: str) -> list[Question]:
     _no_arg("nobel", arg)
-    return read_questions(data_dir() / "nobel" / f"{split}.jsonl")
+    path = data_dir() / "nobel" / (NOBEL_NATURAL_FILE if split == "natural" else f"{split}.jsonl")
+    if split == "natural" and not path.is_file():
+        raise FileNotFoundError(f"{path}: no such file; the natural questions are in the shared data folder "
+                                f"(../shared/data/nobel/{NOBEL_NATURAL_FILE}): set GLM_DATA_DIR to the folder "
+                                f"holding nobel/{NOBEL_NATURAL_FILE}, e.g. GLM_DATA_DIR=../shared/data")
+    return read_questions(path)
 
 
 def _pathquestion_graph(arg: str, seed: int) -> tuple[GraphData, dict[str, list[Question]]]:
@@ -185,7 +202,7 @@ def _triples_graph(arg: str, seed: int) -> tuple[GraphData, dict[str, list[Quest
 
 DATASETS: dict[str, Dataset] = {
     "synthetic": Dataset("synthetic[:NODES]", _synthetic_graph, _synthetic_questions, _synthetic_split),
-    "nobel": Dataset("nobel", _nobel_graph, _nobel_questions, _nobel_split),
+    "nobel": Dataset("nobel", _nobel_graph, _nobel_questions, _nobel_split, more_splits=("natural",)),
     "pathquestion": Dataset("pathquestion[:pq|pql]", _pathquestion_graph, _pathquestion_questions,
                             _pathquestion_split),
     "grbench": Dataset("grbench:PATH/graph.json | grbench:DOMAIN", _grbench_graph, _grbench_questions),
@@ -210,16 +227,20 @@ def load_dataset(spec: str, *, seed: int = 0) -> tuple[GraphData, str, dict[str,
 
 def load_questions(spec: str, db_dir: Path | str | None = None, *, split: str | None = None) -> list[Question]:
     """The questions `glm-dspy eval --dataset spec [--split SPLIT]` asks (db_dir: the database they
-    are about). split None: every question of the dataset; "dev" or "train": that fixed split."""
+    are about). split None: every question of the dataset; "dev" or "train": that fixed split; one
+    of the dataset's `more_splits` (nobel: "natural"): that measure-only split."""
     from graphs.splits import SPLITS, check_split
 
     name, dataset, arg = find_dataset(spec)
     if split is not None:
-        check_split(split)
-        with_splits = [n for n, d in DATASETS.items() if d.split_questions is not None]
-        if dataset.split_questions is None:
-            raise ValueError(f"dataset {name!r} has no {split} split ({', '.join(SPLITS)} exist for "
-                             f"{', '.join(with_splits)}); leave out the split to ask all its questions")
+        owners = [n for n, d in DATASETS.items() if split in d.more_splits]  # a measure-only split's datasets
+        if not owners:
+            check_split(split, more=[s for d in DATASETS.values() for s in d.more_splits])
+        with_splits = owners or [n for n, d in DATASETS.items() if d.split_questions is not None]
+        if dataset.split_questions is None or (owners and name not in owners):
+            exist = f"{split} exists" if owners else f"{', '.join(SPLITS)} exist"
+            raise ValueError(f"dataset {name!r} has no {split} split ({exist} for {', '.join(with_splits)}); "
+                             "leave out the split to ask all its questions")
         return dataset.split_questions(arg, None if db_dir is None else Path(db_dir), split)
     if dataset.questions is None:
         raise ValueError(f"dataset {name!r} has no questions of its own; pass --questions FILE.jsonl "

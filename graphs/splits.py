@@ -22,6 +22,7 @@ import json
 import random
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from graphs.graph_data import GraphData
@@ -34,9 +35,11 @@ PATHQUESTION_SEED = 12  # issue 12
 _NAMED_ID = re.compile(r"\{id: '((?:[^'\\]|\\.)*)'\}")
 
 
-def check_split(split: str) -> None:
+def check_split(split: str, more: Sequence[str] = ()) -> None:
+    """Refuse a split name that is not in SPLITS; `more` names the datasets' own further splits in the message."""
     if split not in SPLITS:
-        raise ValueError(f"unknown split {split!r}; use one of: {', '.join(SPLITS)} (or none for every question)")
+        named = ", ".join((*SPLITS, *dict.fromkeys(more)))
+        raise ValueError(f"unknown split {split!r}; use one of: {named} (or none for every question)")
 
 
 def split_file(name: str) -> Path:

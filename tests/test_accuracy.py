@@ -1,9 +1,9 @@
-"""EM with a percentile-bootstrap interval, overall and per question tier (glm_dspy/accuracy.py)."""
+"""EM with a percentile-bootstrap interval, overall and per question tier or kind (glm_dspy/accuracy.py)."""
 
 import numpy as np
 import pytest
 
-from glm_dspy.accuracy import UNTIERED, bootstrap_interval, em_by_tier, em_interval, interval_cell
+from glm_dspy.accuracy import UNTIERED, bootstrap_interval, em_by_kind, em_interval, in_kind_order, interval_cell
 
 
 def records(*pairs):
@@ -49,18 +49,34 @@ def test_no_questions_have_no_interval():
 def test_em_per_tier_counts_each_tiers_questions():
     rows = records(("single_hop", True), ("multi_hop", False), ("single_hop", False), ("", True),
                    ("aggregation", True), ("single_hop", True))
-    tiers = em_by_tier(rows)
+    tiers = em_by_kind(rows)
     assert list(tiers) == ["single_hop", "multi_hop", "aggregation", UNTIERED]  # TIERS in order, then untiered
     assert {t: (cell["em"], cell["n"]) for t, cell in tiers.items()} == {
         "single_hop": (2 / 3, 3), "multi_hop": (0.0, 1), "aggregation": (1.0, 1), UNTIERED: (1.0, 1)}
     assert (tiers["multi_hop"]["lo"], tiers["multi_hop"]["hi"]) == (0.0, 0.0)
     overall = em_interval(rows)
     assert (overall["em"], overall["n"]) == (4 / 6, 6) and overall["lo"] < 4 / 6 < overall["hi"]
-    assert em_by_tier(records(("multi_hop", True))) == {"multi_hop": {"em": 1.0, "lo": 1.0, "hi": 1.0, "n": 1}}
+    assert em_by_kind(records(("multi_hop", True))) == {"multi_hop": {"em": 1.0, "lo": 1.0, "hi": 1.0, "n": 1}}
 
 
 def test_records_without_a_tier_are_untiered():
-    assert list(em_by_tier([{"em": True}, {"tier": "", "em": False}])) == [UNTIERED]
+    assert list(em_by_kind([{"em": True}, {"tier": "", "em": False}])) == [UNTIERED]
+
+
+def test_a_question_without_a_tier_counts_under_its_own_kind():
+    # natural_dev's kinds (Question.meta["kind"], copied into the record): two are also tier names
+    rows = [{"tier": "", "kind": "set", "em": False}, {"tier": "", "kind": "lookup", "em": True},
+            {"tier": "", "kind": "multi_hop", "em": False}, {"tier": "", "kind": "lookup", "em": False},
+            {"tier": "single_hop", "kind": "lookup", "em": True},  # a tier wins over a kind
+            {"tier": "", "kind": "", "em": True}, {"kind": "aggregation", "em": True}]
+    kinds = em_by_kind(rows)
+    # TIERS in order, then other kinds by name, then untiered: the same order however records arrive
+    assert list(kinds) == ["single_hop", "multi_hop", "aggregation", "lookup", "set", UNTIERED]
+    assert {k: (cell["em"], cell["n"]) for k, cell in kinds.items()} == {
+        "single_hop": (1.0, 1), "multi_hop": (0.0, 1), "aggregation": (1.0, 1), "lookup": (0.5, 2), "set": (0.0, 1),
+        UNTIERED: (1.0, 1)}
+    assert list(em_by_kind(rows[::-1])) == list(kinds)
+    assert in_kind_order(["set", UNTIERED, "lookup", "set", "aggregation"]) == ["aggregation", "lookup", "set", UNTIERED]
 
 
 def test_interval_cell():

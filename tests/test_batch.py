@@ -115,7 +115,8 @@ def test_a_batch_gives_up_after_its_restarts_and_keeps_what_finished(tiny_graph,
         assert lost_engine(raised.value) is not None
         assert engine.num_recoveries == 3  # DEFAULT_MAX_RECOVERIES
         with Journal(journal) as opened:
-            assert [s.status for s in opened.states()] == ["done", "running"]
+            # the engine's fault, not the question's: pending again, so no poison question next time
+            assert [s.status for s in opened.states()] == ["done", "pending"]
         finished = program.batch(QUESTIONS[:2], concurrency=1, journal=journal)  # the engine works again
     assert answers(finished) == ["1843", "1843"] and [p.resumed for p in finished] == [False, True]
 

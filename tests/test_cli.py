@@ -154,6 +154,38 @@ def test_eval_questions_file_end_to_end_with_a_scripted_lm(tiny_db, questions_fi
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["tokens_ratio"] is None
 
 
+def test_eval_natural_split_reports_each_kind_and_the_costs(tiny_db, tmp_path, monkeypatch, capsys):
+    """--dataset nobel --split natural reads natural_dev.jsonl from GLM_DATA_DIR (a stand-in here: the
+    real questions stay in ../shared/data) and reports EM per kind and the costs, the LM scripted."""
+    import dspy
+    from dspy.utils import DummyLM
+
+    import glm_dspy.configuration
+
+    natural = [{"qid": "nat-1", "kind": "lookup", "question": QUESTIONS[0]["question"], "answer": "1843"},
+               {"qid": "nat-2", "kind": "set", "question": QUESTIONS[1]["question"], "answer": "Ada Lovelace"},
+               {"qid": "nat-3", "kind": "lookup", "question": QUESTIONS[2]["question"], "answer": "x"}]
+    (tmp_path / "data" / "nobel").mkdir(parents=True)
+    (tmp_path / "data" / "nobel" / "natural_dev.jsonl").write_text("".join(json.dumps(q) + "\n" for q in natural))
+    monkeypatch.setenv("GLM_DATA_DIR", str(tmp_path / "data"))
+    replies = ["1843", "Ada Lovelace", "y"]
+    lm = DummyLM({q["question"]: {"answer": reply} for q, reply in zip(natural, replies)})
+    monkeypatch.setattr(glm_dspy.configuration, "configure", lambda model, server=None: lm)
+    with dspy.context(lm=lm):
+        code = cli.main(["eval", "--dataset", "nobel", "--split", "natural", "--db", str(tiny_db), "--programs",
+                         "base", "--model", "scripted", "--judge-model", "scripted", "--out", str(tmp_path / "out")])
+    assert code == 0
+    records = [json.loads(line) for line in (tmp_path / "out" / "results.jsonl").read_text().splitlines()]
+    assert [(r["qid"], r["kind"], r["em"]) for r in records] == [("nat-1", "lookup", True), ("nat-2", "set", True),
+                                                                  ("nat-3", "lookup", False)]
+    out = capsys.readouterr().out
+    head = json.loads(out.strip().splitlines()[-1])
+    assert {kind: (cell["em"], cell["n"]) for kind, cell in head["em_by_tier"]["base"].items()} == {
+        "lookup": (0.5, 2), "set": (1.0, 1)}
+    assert head["costs"]["base"]["num_right"] == 2 and head["costs"]["base"]["calls"] == 1.0
+    assert "nobel --split natural: 3 questions" in out and "prompt/right" in out
+
+
 def test_missing_database_is_a_clear_error(tmp_path):
     result = glm("exec", "--db", str(tmp_path / "nope"), "print(1)")
     assert result.returncode == 2 and "glm-dspy build" in result.stderr

@@ -86,16 +86,42 @@ def test_busy_seconds_is_the_length_of_the_union():
 def test_headline_ratios():
     glm_tiers = {"single_hop": {"em": 2 / 3, "lo": 1 / 3, "hi": 1.0, "n": 3}}
     rows = {"glm": {"tokens": 100.0, "calls": 2.0, "p50_s": 1.0, "judge": 0.5, "em": 0.5, "em_lo": 0.25,
-                    "em_hi": 0.75, "n": 4, "em_by_tier": glm_tiers, "first_try": 2 / 3},
+                    "em_hi": 0.75, "n": 4, "em_by_tier": glm_tiers, "first_try": 2 / 3, "prompt_tokens": 90.0,
+                    "num_right": 2, "prompt_tokens_per_right": 180.0},
             "graphcot": {"tokens": 1000.0, "calls": 10.0, "p50_s": 4.0, "judge": 0.25, "em": 0.0, "em_lo": 0.0,
-                         "em_hi": 0.0, "n": 4, "em_by_tier": {}, "first_try": None}}
+                         "em_hi": 0.0, "n": 4, "em_by_tier": {}, "first_try": None, "prompt_tokens": 950.0,
+                         "num_right": 0, "prompt_tokens_per_right": None}}
     assert headline(rows) == {"tokens_ratio": 0.1, "calls_glm": 2.0, "calls_graphcot": 10.0, "latency_ratio": 0.25,
                               "judge_glm": 0.5, "judge_graphcot": 0.25, "em_glm": 0.5, "em_graphcot": 0.0,
                               "em_interval": {"glm": {"em": 0.5, "lo": 0.25, "hi": 0.75, "n": 4},
                                               "graphcot": {"em": 0.0, "lo": 0.0, "hi": 0.0, "n": 4}},
                               "em_by_tier": {"glm": {"single_hop": {"em": 0.6667, "lo": 0.3333, "hi": 1.0, "n": 3}},
                                              "graphcot": {}},
-                              "first_try": {"glm": 0.6667, "graphcot": None}}
+                              "first_try": {"glm": 0.6667, "graphcot": None},
+                              "costs": {"glm": {"calls": 2.0, "prompt_tokens": 90.0, "num_right": 2,
+                                                "prompt_tokens_per_right": 180.0},
+                                        "graphcot": {"calls": 10.0, "prompt_tokens": 950.0, "num_right": 0,
+                                                     "prompt_tokens_per_right": None}}}
+
+
+def test_costs_per_arm_prompt_tokens_per_right_answer():
+    def record(arm, em, calls, prompt_tokens):
+        return {"arm": arm, "tier": "", "kind": "lookup", "em": em, "judge": None, "rouge_l": 0.0, "latency_s": 1.0,
+                "started_at": 0.0, "finished_at": 1.0, "prompt_tokens": prompt_tokens, "completion_tokens": 7,
+                "cached_tokens": 0, "calls": calls, "error_category": None}
+
+    # glm: 1000 prompt tokens over 4 questions, 2 of them right; base: right on none
+    records = [record("glm", True, 1, 100), record("glm", False, 2, 200), record("glm", True, 3, 300),
+               record("glm", False, 4, 400), record("base", False, 1, 50), record("base", False, 1, 70)]
+    rows = summarize(records, ["glm", "base"])
+    assert {k: rows["glm"][k] for k in ("calls", "prompt_tokens", "num_right", "prompt_tokens_per_right", "tokens")} == {
+        "calls": 2.5, "prompt_tokens": 250.0, "num_right": 2, "prompt_tokens_per_right": 500.0, "tokens": 257.0}
+    assert (rows["base"]["prompt_tokens"], rows["base"]["num_right"], rows["base"]["prompt_tokens_per_right"]) == (
+        60.0, 0, None)  # none right: no figure (not 0, not a division by zero)
+    costs = headline(rows)["costs"]
+    assert costs == {"glm": {"calls": 2.5, "prompt_tokens": 250.0, "num_right": 2, "prompt_tokens_per_right": 500.0},
+                     "base": {"calls": 1.0, "prompt_tokens": 60.0, "num_right": 0, "prompt_tokens_per_right": None}}
+    assert json.loads(json.dumps(headline(rows)))["costs"] == costs  # the last line stays plain JSON
 
 
 def test_alternative_answers_count_as_exact_matches(tiny_graph, tmp_path):
@@ -124,6 +150,23 @@ def test_records_from_before_tiers_resume_with_the_tier_of_their_question(tiny_g
     # the old record counts for EM but not for the first-try share (its Act steps are unknown)
     assert row["em"] == 1.0 and (row["first_try"], row["act_requests"]) == (0.0, 1)
     assert {t: c["n"] for t, c in row["em_by_tier"].items()} == {"single_hop": 1, "multi_hop": 1}
+
+
+def test_records_keep_the_kind_their_question_file_gives(tiny_graph, tmp_path):
+    # natural_dev's questions have no tier but a "kind" (kept in Question.meta); a record from before
+    # kinds were recorded takes its question's on resume
+    kinded = [Question("q1", QUESTIONS[0].question, "1843", meta={"kind": "lookup", "shape": "year"}),
+              Question("q2", QUESTIONS[1].question, "Ada Lovelace", meta={"kind": "set"})]
+    old = {"qid": "q1", "arm": "base", "tier": "", "question": kinded[0].question, "gold": "1843", "answer": "1843",
+           "em": True, "rouge_l": 1.0, "judge": None, "latency_s": 1.0, "error_category": None, "prompt_tokens": 10,
+           "cached_tokens": 0, "completion_tokens": 1, "calls": 1, "started_at": 0.0, "finished_at": 1.0}
+    (tmp_path / "results.jsonl").write_text(json.dumps(old) + "\n")
+    with dspy.context(lm=DummyLM([{"answer": "Babbage"}])):
+        records = run_eval(kinded, ["base"], tiny_graph, tmp_path)
+    assert [(r["qid"], r["tier"], r["kind"]) for r in records] == [("q1", "", "lookup"), ("q2", "", "set")]
+    assert read_results(tmp_path / "results.jsonl")[1]["kind"] == "set"  # written with the record
+    cells = summarize(records, ["base"])["base"]["em_by_tier"]
+    assert {kind: (cell["em"], cell["n"]) for kind, cell in cells.items()} == {"lookup": (1.0, 1), "set": (0.0, 1)}
 
 
 def test_glm_questions_at_concurrency_4_are_each_recorded_once(tiny_graph, tmp_path):
@@ -178,6 +221,28 @@ def test_eval_tables_show_the_interval_first_try_and_tiers():
     assert "0.667 [0.000, 1.000]" in text and "50.0% of 6" in text  # glm: EM, then 3 of 6 first tries
     assert "1.000 [1.000, 1.000] (n=2)" in text and "0.000 [0.000, 0.000] (n=1)" in text
     assert "aggregation" not in text and "untiered" not in text  # only the tiers asked
+
+
+def test_eval_tables_show_costs_and_each_kind():
+    from rich.console import Console
+
+    # glm right on 2 of 3 at 1,200 prompt tokens each: 1,800 per right answer; base right on none
+    records = [{"arm": arm, "tier": tier, "kind": kind, "em": arm == "glm" and kind != "set", "judge": None,
+                "rouge_l": 0.0, "latency_s": 1.0, "started_at": 0.0, "finished_at": 1.0, "prompt_tokens": tokens,
+                "completion_tokens": 0, "cached_tokens": 0, "calls": 3, "error_category": None}
+               for arm, tokens in (("glm", 1200), ("base", 300))
+               for tier, kind in (("", "set"), ("", "lookup"), ("multi_hop", ""))]
+    console = Console(width=250, record=True)
+    for table in eval_tables(summarize(records, ["glm", "base"]), "t"):
+        console.print(table)
+    lines = console.export_text().splitlines()
+    [glm_row] = [line for line in lines if line.startswith("│ glm ") and "%" in line]
+    [base_row] = [line for line in lines if line.startswith("│ base ") and "%" in line]
+    assert "prompt/q" in "".join(lines) and "prompt/right" in "".join(lines)
+    assert [cell.strip() for cell in glm_row.split("│")[8:10]] == ["1,200", "1,800"]  # prompt/q, prompt/right
+    assert [cell.strip() for cell in base_row.split("│")[8:10]] == ["300", "-"]
+    [header] = [line for line in lines if "multi_hop" in line]
+    assert header.index("multi_hop") < header.index("lookup") < header.index("set")  # tiers first, kinds by name
 
 
 @pytest.mark.slow

@@ -87,3 +87,26 @@ def test_nobel_split_and_the_errors():
         load_questions("grbench:dblp", split="dev")
     with pytest.raises(ValueError, match="unknown split 'test'; use one of: dev, train"):
         load_questions("nobel", split="test")
+
+
+NATURAL = [{"qid": "nat-1", "kind": "lookup", "shape": "s1", "question": "Is Ada still alive?", "answer": "no",
+            "alternatives": []},
+           {"qid": "nat-2", "kind": "set", "shape": "s2", "question": "Who wrote both?", "answer": "Ada Lovelace",
+            "alternatives": ["Augusta Ada King"]}]
+
+
+def test_nobel_natural_split_is_read_from_the_data_folder(tmp_path, monkeypatch):
+    # a stand-in for ../shared/data/nobel/natural_dev.jsonl (its questions stay out of the repository)
+    (tmp_path / "nobel").mkdir()
+    (tmp_path / "nobel" / "natural_dev.jsonl").write_text("".join(json.dumps(q) + "\n" for q in NATURAL))
+    monkeypatch.setenv("GLM_DATA_DIR", str(tmp_path))
+    natural = load_questions("nobel", split="natural")
+    assert [(q.qid, q.tier, q.meta["kind"], q.alternatives) for q in natural] == [
+        ("nat-1", "", "lookup", ()), ("nat-2", "", "set", ("Augusta Ada King",))]
+    with pytest.raises(ValueError, match=r"dataset 'pathquestion' has no natural split \(natural exists for nobel\)"):
+        load_questions("pathquestion", split="natural")
+    with pytest.raises(ValueError, match="unknown split 'test'; use one of: dev, train, natural"):
+        load_questions("nobel", split="test")
+    (tmp_path / "nobel" / "natural_dev.jsonl").unlink()
+    with pytest.raises(FileNotFoundError, match=r"nobel/natural_dev.jsonl: no such file; .* set GLM_DATA_DIR"):
+        load_questions("nobel", split="natural")
