@@ -149,7 +149,9 @@ class GraphStore:
     def read(self, cypher: str, *, max_rows: int = MAX_FETCH_ROWS, max_bytes: int = MAX_FETCH_BYTES) -> ReadResult:
         """Run Cypher a model wrote: gated (raises QueryRefused or CypherSyntaxError), then the
         gate's canonical text, fetched under the query's timeout and the row and byte caps.
-        Kuzu errors are RuntimeErrors ("Interrupted." past the timeout)."""
+        Kuzu errors are RuntimeErrors ("Interrupted." past the timeout, whether Kuzu was still
+        running or the rows were still being read); DeadlinePassed once the thread's deadline
+        has passed."""
         gated = gate(cypher)
         result, ends_at = self._execute(gated.text, question=True)
         columns = result.get_column_names()
@@ -160,7 +162,9 @@ class GraphStore:
                     truncated = f"more than {max_rows:,} rows; only the first {max_rows:,} were read"
                     break
                 if ends_at is not None and len(rows) % 256 == 0 and time.monotonic() > ends_at:
-                    raise DeadlinePassed("the query ran past its time limit while its rows were read")
+                    if (left := remaining_s()) is not None and left <= 0:
+                        raise DeadlinePassed("the question's time ran out while a query's rows were read")
+                    raise RuntimeError("Interrupted. (past the query's time limit while its rows were read)")
                 values = result.get_next()
                 num_bytes += sum(_size(value) for value in values)
                 if num_bytes > max_bytes:
