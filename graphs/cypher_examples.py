@@ -1,4 +1,4 @@
-"""Question -> Cypher examples for Text2Cypher (glm_dspy/modules/text2cypher.py), from a train split.
+"""Question -> Cypher examples for Text2Cypher (glm_dspy/modules/text2cypher/), from a train split.
 
     glm-dspy build nobel --db data/nobel             # writes DB/text2cypher_examples.jsonl itself
     python -m graphs.cypher_examples --dataset pathquestion --db data/pq    # (re)write it for a built DB

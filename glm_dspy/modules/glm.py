@@ -129,7 +129,7 @@ class GLM(dspy.Module):
         # (bench.pipeline, docs/benchmarks.md); on where retrieval costs as much as decoding
         self.pipelined = pipelined
         # act: the language Act answers a request in. "python": snippets over the graph functions
-        # (the paper's Act); "cypher": the Text2Cypher pipeline (seed 003, glm_dspy/modules/text2cypher.py),
+        # (the paper's Act); "cypher": the Text2Cypher pipeline (seed 003, glm_dspy/modules/text2cypher/),
         # its steps joining the log, and a Python snippet where its query still fails after its
         # repairs; "auto" (default): Cypher where the graph has a bank of example
         # queries (glm-dspy build writes one from a train split: Nobel, PathQuestion, synthetic), where
