@@ -35,10 +35,12 @@ Stages, in the seed's order, each with the file of this package that holds it; e
                a relation taken more often in a row than the question names it, as often as
                named (`_repeated_hops`, where the relation words are not usable); a relation
                read as a nested property (`RETURN c.author.name`), the hop (`_nested_property`)
-  validation   (validation.py) a read-only gate (one statement; no write, schema or admin clause
-               outside string literals) and Kuzu's EXPLAIN, a "graph" step
-  execution    (validation.py) on the read-only database under the store's query timeout, a
-               "graph" step
+  validation   (validation.py) the read-only gate on the query's parse (graphs/cypher: one reading
+               statement, allow-listed functions; a refusal names the clause) and Kuzu's EXPLAIN
+               of the gate's printed text, nothing else, a "graph" step
+  execution    (validation.py) the gate's printed text only (`GraphStore.read`): a fresh
+               connection, the query timeout cut to the question's deadline, rows and bytes
+               capped while fetched (the step says where it stopped), a "graph" step
   walk         (walk.py) an empty result of one chain pattern, or a relationship table the graph
                does not have: hop by hop, a relationship the node where the path stops lacks
                becomes the one nearest it in meaning that leaves that node, never the inverse of
@@ -52,8 +54,9 @@ Stages, in the seed's order, each with the file of this package that holds it; e
                the failed query ends the query there (the same prompt would repeat it again)
   answer       (module.py, rows.py) one column: its distinct values joined ", " (no LLM call, as
                GLM's deterministic path); more columns: AnswerFromRows, an "answer" step
-No write can reach the graph: the gate refuses it before Kuzu sees it, and the database is
-opened read-only (graphs/store.py) underneath.
+No write, file access or setting can reach Kuzu: what runs is printed from a tree that has no
+node for any clause but the reading ones, and the database is opened read-only underneath
+(graphs/store.py). One deadline (`question_timeout_s`) bounds all of a question's stages.
 
 The other files: facts.py reads the question's English (its names, its form, whether it asks a
 count); cypher_text.py holds the patterns the rewrites read a query's text with. `Text2Cypher`
