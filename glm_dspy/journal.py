@@ -44,8 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS queries (
+QUERIES_COLUMNS = """(
     id TEXT PRIMARY KEY,
     batch TEXT NOT NULL,
     position INTEGER NOT NULL,
@@ -56,7 +55,9 @@ CREATE TABLE IF NOT EXISTS queries (
     error TEXT,
     submitted_at REAL NOT NULL,
     finished_at REAL
-);
+)"""
+SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS queries {QUERIES_COLUMNS};
 CREATE TABLE IF NOT EXISTS calls (
     query_id TEXT NOT NULL REFERENCES queries(id),
     key TEXT NOT NULL,
@@ -71,19 +72,8 @@ MAX_RUNS = 3  # a question's runs: the first and two resumes after the process s
 STATUSES = ("pending", "running", "done", "failed")
 SCHEMA_VERSION = 1
 # version 0 -> 1: the queries table rebuilt with the 'failed' status and the error column
-MIGRATE_TO_1 = """
-CREATE TABLE queries_1 (
-    id TEXT PRIMARY KEY,
-    batch TEXT NOT NULL,
-    position INTEGER NOT NULL,
-    question TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('pending', 'running', 'done', 'failed')),
-    runs INTEGER NOT NULL DEFAULT 0,
-    prediction TEXT,
-    error TEXT,
-    submitted_at REAL NOT NULL,
-    finished_at REAL
-);
+MIGRATE_TO_1 = f"""
+CREATE TABLE queries_1 {QUERIES_COLUMNS};
 INSERT INTO queries_1 (id, batch, position, question, status, runs, prediction, submitted_at, finished_at)
     SELECT id, batch, position, question, status, runs, prediction, submitted_at, finished_at FROM queries;
 DROP TABLE queries;

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graphs.cypher.printer import print_query
+from graphs.cypher.printer import print_pattern, print_query
 from graphs.cypher.syntax import (Binary, FunctionCall, Literal, Match, NodePattern, PatternPart, Projection, Property,
                                   Query, RelPattern, Return, SingleQuery, Variable)
 from graphs.schema import REL_PREFIX
@@ -154,9 +154,7 @@ def _next_hops(store, start: Start, path: tuple[Hop, ...]) -> list[Hop]:
     """The relations that leave (or reach) the nodes at the end of `path`, with the types they go
     to: only hops that reach some node other than the start (a path back to the start's type
     reaches others, or is not taken)."""
-    prefix = Candidate(start, path, start.feature).tree().parts[0].clauses[0].patterns[0]
-    pattern = print_query(Query((SingleQuery((Match((prefix,)), Return(Projection(((Literal(1), None),))))),)))
-    pattern = pattern.removesuffix(" RETURN 1").removeprefix("MATCH ")
+    pattern = print_pattern(Candidate(start, path, start.feature).tree().parts[0].clauses[0].patterns[0])
     end = f"n{len(path)}" if path else "a"
     hops = []
     for outgoing, arrow in ((True, "-[glm_r]->"), (False, "<-[glm_r]-")):

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from graphs.cypher.syntax import (Expression, FunctionCall, Literal, Match, NodePattern, PatternPart, PatternPredicate,
-                                  Projection, Property, Query, RelPattern, Return, Subquery, Variable, With, walk)
+from graphs.cypher.syntax import (Expression, FunctionCall, Match, NodePattern, PatternPart, PatternPredicate,
+                                  Projection, Property, Query, Return, Subquery, Variable, With, walk)
 
 AGGREGATES = frozenset({"count", "sum", "avg", "min", "max", "collect"})
 
@@ -167,9 +167,4 @@ class _Builder:
         return Returned(alias, expression, aggregate=aggregate)
 
 
-def literal_value(expression) -> object:
-    """The value of a literal expression, else None."""
-    return expression.value if isinstance(expression, Literal) else None
-
-
-__all__ = ["Plan", "PlanNode", "PlanHop", "Returned", "plan_of", "literal_value", "AGGREGATES", "RelPattern"]
+__all__ = ["Plan", "PlanNode", "PlanHop", "Returned", "plan_of", "AGGREGATES"]
