@@ -44,7 +44,7 @@ from graphs.questions import Question
 # glm-grammar: GLM with its replies decoded under the grammars of glm_dspy/grammar; glm-greedy: GLM drawing
 # no further snippets when the first fails (samples=0); each for the on/off comparison with glm
 ARMS = ("glm", "glm-grammar", "glm-greedy", "graphcot", "graphrag", "textrag", "base", "text2cypher", "counselor",
-        "fasttog", "glm-communities", "glm-cypher", "glm-python", "glm-discriminate")
+        "fasttog", "glm-communities", "glm-cypher", "glm-python", "glm-no-readings", "glm-model-readings")
 # an arm's own prediction fields kept in its records: FastToG's depth and communities read,
 # Graph Counselor's rounds, Text2Cypher's cache hit and per-stage seconds
 ARM_EXTRAS = ("depth", "communities", "rounds", "cache_hit", "stages")
@@ -58,7 +58,6 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
     GLM's snippet executor gets one worker per concurrent question (at least GLM's own 2), so
     `concurrency` questions never wait on each other's snippets; workers start on first use."""
     from glm_dspy.modules import GLM, BaseLLM, FastToG, GraphCoT, GraphRAG, TextRAG, Text2Cypher
-    from glm_dspy.modules.discriminate import Discriminate
 
     def glm(**options):
         executor = graph.executor(num_workers=max(2, concurrency), communities=options.get("communities", False))
@@ -73,8 +72,10 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
                  "fasttog": lambda: FastToG(graph), "glm-communities": lambda: glm(communities=True),
                  "glm-cypher": lambda: glm(act="cypher"),  # GLM whose Act writes Cypher (seed 003's pipeline)
                  "glm-python": lambda: glm(act="python"),  # GLM whose Act writes Python snippets (the paper's)
-                 # the graph proposes readings, the model picks one; GLM where none fits (issue 31 §3)
-                 "glm-discriminate": lambda: Discriminate(graph, fallback=glm())}
+                 # issue 31's levers on and off: GLM without the graph's readings first; with the
+                 # model choosing among them (one call) instead of the best fitting one
+                 "glm-no-readings": lambda: glm(readings=None),
+                 "glm-model-readings": lambda: glm(readings="model")}
     if arm not in factories:
         raise ValueError(f"unknown program {arm!r}; choose from {', '.join(ARMS)}")
     return factories[arm]()

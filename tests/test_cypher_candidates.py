@@ -18,7 +18,7 @@ def store(nobel_db):
 @pytest.fixture(scope="module")
 def curie(store):
     (row,) = store.query("MATCH (l:laureate {name: 'Marie Curie'}) RETURN l.id AS id")
-    return Start("laureate", "name", "Marie Curie", row["id"])
+    return Start.named("laureate", "name", "Marie Curie", row["id"])
 
 
 def test_a_relation_that_is_another_read_backwards_is_found_from_the_data(store):
@@ -59,3 +59,17 @@ def test_a_path_back_to_the_start_type_leaves_the_start_out(store, curie):
                   == [("laureate", False, "prize"), ("laureate", True, "laureate")] and c.returns == "name")
     names = {row["name"] for row in store.read(shared.cypher).rows}
     assert "Marie Curie" not in names and "Pierre Curie" in names
+
+
+def test_of_a_relation_and_its_inverse_the_triples_loaders_inverse_is_the_one_left_out(tmp_path):
+    from glm_dspy import cli
+
+    (tmp_path / "kb.tsv").write_text("ada\twrote\tnotes\nnotes\tcites\tmenabrea\nbabbage\twrote\tpassages\n")
+    assert cli.main(["build", f"triples:{tmp_path / 'kb.tsv'}", "--db", str(tmp_path / "db")]) == 0
+    store = GraphStore.open(tmp_path / "db")
+    skipped = {relation for relation, _, _ in inverse_relations(store, store.schema)}
+    assert skipped == {"inv_wrote", "inv_cites"}  # by name alone, "wrote" (after "inv_wrote") would go
+    (row,) = store.query("MATCH (e:entity {name: 'notes'}) RETURN e.id AS id")
+    paths = paths_from(store, Start.named("entity", "name", "notes", row["id"]), inverses=inverse_relations(
+        store, store.schema), max_hops=1)
+    assert {(p[0].relation, p[0].outgoing) for p in paths if p} == {("cites", True), ("wrote", False)}

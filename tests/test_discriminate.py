@@ -9,7 +9,7 @@ import pytest
 from dspy.utils import DummyLM
 
 from glm_dspy.modules.discriminate import Discriminate
-from glm_dspy.modules.question_facts import COUNT, DATE, YES_NO, asked, asked_thing
+from glm_dspy.modules.question_facts import COUNT, DATE, NAME, YES_NO, asked, asked_thing
 
 QUESTION = "In which city was Marie Curie born?"
 
@@ -25,17 +25,20 @@ class Fallback(dspy.Module):
 
 @pytest.fixture(scope="module")
 def program(nobel_graph):
-    return Discriminate(nobel_graph, fallback=Fallback())
+    return Discriminate(nobel_graph, fallback=Fallback(), chooser="model")
 
 
 def test_the_readings_are_the_graphs_own_and_the_asked_one_is_among_them(program):
-    readings = program.readings(QUESTION)
-    assert len(readings) == program.k
-    assert "Marie Curie -> birth city: name" in [r.words() for r in readings]
+    shown = program.shown(QUESTION)
+    assert 1 <= len(shown) <= program.k and all(values for _, values, _ in shown)
+    assert "Marie Curie -> birth city: name" in [r.words() for r, _, _ in shown]
+    assert len({tuple(values) for _, values, _ in shown}) == len(shown)  # no two read the same values
+    # "where" asks for a name: no date, number or other feature of the city is a reading of it
+    assert all(r.returns == "name" for r, _, _ in shown)
 
 
 def test_the_models_number_picks_the_reading_that_runs(program):
-    readings = [r.words() for r in program.readings(QUESTION)]
+    readings = [r.words() for r, _, _ in program.shown(QUESTION)]
     pick = readings.index("Marie Curie -> birth city: name") + 1
     with dspy.context(lm=DummyLM([{"choice": str(pick)}])):
         prediction = program(question=QUESTION)
@@ -54,17 +57,34 @@ def test_none_of_them_or_no_number_gives_way(program, reply):
         assert prediction.answer and prediction.steps[1]["agent"] == "graph"
 
 
-def test_a_question_naming_no_node_goes_to_the_fallback_without_a_call(program):
+@pytest.mark.parametrize("question", ["How many prizes were awarded in total?",  # nothing to start from
+                                      "Did Marie Curie win a Nobel Prize?"])  # yes or no is no reading
+def test_a_question_no_reading_answers_goes_to_the_fallback_without_a_call(program, question):
     with dspy.context(lm=DummyLM([])):
-        prediction = program(question="How many prizes were awarded in total?")
+        prediction = program(question=question)
     assert prediction.answer == "from the fallback" and prediction.num_calls == 0
+
+
+def test_the_nearest_chooser_makes_no_call_and_records_the_readings(nobel_graph):
+    program = Discriminate(nobel_graph, fallback=Fallback(), chooser="nearest")
+    with dspy.context(lm=DummyLM([])):
+        prediction = program(question=QUESTION)
+    nearest, values, text = program.shown(QUESTION)[0]
+    assert prediction.num_calls == 0 and prediction.answer == ", ".join(values) and prediction.cypher == text
+    assert [s["agent"] for s in prediction.steps] == ["graph", "graph"]  # the readings, then the query
+    assert nearest.words() in prediction.steps[0]["output"] and prediction.steps[0]["num_calls"] == 0
+
+
+def test_a_question_naming_values_not_nodes_starts_from_them(program):
+    shown = program.shown("Which laureate was born on 7 November 1867?")
+    assert any("birth date is 1867-11-07" in r.words() and "Marie Curie" in values for r, values, _ in shown)
 
 
 @pytest.mark.parametrize("question,kind,thing", [
     ("How many laureates were born in Oxford?", COUNT, "laureate"), ("When did Niels Bohr die?", DATE, None),
     ("In which year did X win?", DATE, "year"), ("Did Louis Pasteur ever win a Nobel Prize?", YES_NO, None),
-    ("Which institutions in Brussels had a laureate?", None, "institution"), ("Who mentored X?", None, None),
-    ("Which other laureate was born on the same day?", None, "laureate"),
+    ("Which institutions in Brussels had a laureate?", NAME, "institution"), ("Who mentored X?", NAME, None),
+    ("Which other laureate was born on the same day?", NAME, "laureate"), ("What is the motto of X?", None, None),
 ])
 def test_what_a_question_asks_for_is_read_from_its_words(question, kind, thing):
     assert asked(question) == kind and asked_thing(question) == thing

@@ -15,7 +15,7 @@ P1_YEAR = 'print(NodeFeature(RetrieveNode("Notes on the Analytical Engine"), "ye
 
 @pytest.fixture
 def program(tiny_graph):  # Algorithm 1 as written: the loop opens with Reason
-    return GLM(tiny_graph, max_steps=3, max_repairs=2, act_first=False, samples=0)
+    return GLM(tiny_graph, readings=None, max_steps=3, max_repairs=2, act_first=False, samples=0)
 
 
 def run(program, answers, question="q?"):
@@ -52,7 +52,7 @@ def test_a_deterministic_snippet_that_prints_a_chunk_leaves_the_answer_to_reason
 
 def test_act_first_opens_the_loop_with_act_on_the_question(tiny_graph):
     question = "Who wrote Notes on the Analytical Engine, and when?"
-    prediction, lm = run(GLM(tiny_graph, samples=0), [
+    prediction, lm = run(GLM(tiny_graph, readings=None, samples=0), [
         {"kind": "non_deterministic"},
         {"code": 'print(NodeInfo(RetrieveNode("Notes on the Analytical Engine")))'},
         reason(True, answer="Ada Lovelace, 1843"),
@@ -109,7 +109,7 @@ def test_a_repair_that_repeats_the_failing_code_is_not_run(program):
 
 
 def test_failed_lookup_leaves_the_chunks_of_the_nodes_it_found(tiny_graph):
-    program = GLM(tiny_graph, samples=0, max_repairs=0, act_first=False)
+    program = GLM(tiny_graph, readings=None, samples=0, max_repairs=0, act_first=False)
     wrong_feature = {"code": 'ada = RetrieveNode("Ada Lovelace")\nprint(NodeFeature(ada, "colour"))'}
     prediction, lm = run(program, [{"kind": "deterministic"}, wrong_feature, reason(True, answer="1815")])
     ada = tiny_graph.retriever.node_info(tiny_graph.retriever.retrieve_node("Ada Lovelace"))
@@ -124,7 +124,7 @@ def test_failed_lookup_leaves_the_chunks_of_the_nodes_it_found(tiny_graph):
 def test_one_deadline_ends_the_question_and_the_step_log_says_so(tiny_graph):
     """A Reason that never finishes and a Python Act whose snippets take time: the question ends
     at its deadline, not after max_steps, with the deadline's step last."""
-    program = GLM(tiny_graph, max_steps=50, act_first=False, samples=0, question_timeout_s=1.0)
+    program = GLM(tiny_graph, readings=None, max_steps=50, act_first=False, samples=0, question_timeout_s=1.0)
     slow = 'for i in range(3000000):\n    pass\nprint(NodeInfo("a1"))'
     steps = [[reason(False, missing=f"more {n}"), {"code": slow}] for n in range(50)]
     import time
@@ -165,7 +165,7 @@ def test_snippet_that_prints_nothing_is_an_error(program):
 
 
 def test_retrieval_error_is_categorized_and_fed_back(tiny_graph):
-    program = GLM(tiny_graph, samples=0, max_steps=1, max_repairs=1, act_first=False)
+    program = GLM(tiny_graph, readings=None, samples=0, max_steps=1, max_repairs=1, act_first=False)
     ghost = {"code": 'print(NodeInfo("ghost"))'}
     prediction, lm = run(program, [{"kind": "non_deterministic"}, reason(False, missing="m"), ghost, ghost])
     assert prediction.error_category == RETRIEVAL_ERROR and prediction.answer == ""
@@ -174,7 +174,7 @@ def test_retrieval_error_is_categorized_and_fed_back(tiny_graph):
 
 
 def test_an_observation_in_an_f_string_is_still_an_observation(tiny_graph):
-    program = GLM(tiny_graph, samples=0, max_steps=1, max_repairs=0, act_first=False)
+    program = GLM(tiny_graph, readings=None, samples=0, max_steps=1, max_repairs=0, act_first=False)
     labelled = {"code": 'print(f"year: {NodeFeature(\'p1\', \'colour\')}")'}
     prediction, _ = run(program, [{"kind": "deterministic"}, labelled, reason(False, missing="m"), labelled])
     assert prediction.steps[1]["output"].startswith("year: paper node p1 has no feature 'colour'")
@@ -189,7 +189,7 @@ def test_a_result_that_reads_like_an_observation_is_the_answer(program):
 
 
 def test_asking_again_for_what_failed_stops_the_loop(tiny_graph):
-    program = GLM(tiny_graph, samples=0, max_steps=5, max_repairs=0, act_first=False)
+    program = GLM(tiny_graph, readings=None, samples=0, max_steps=5, max_repairs=0, act_first=False)
     ghost = {"code": 'print(NodeInfo("ghost"))'}
     prediction, _ = run(program, [{"kind": "non_deterministic"}, reason(False, missing="m"), ghost,
                                   reason(False, missing="m")])
@@ -223,7 +223,7 @@ def test_an_answer_found_in_the_notebook_ends_the_loop(program, tiny_graph):
 
 
 def test_grounding_can_be_switched_off(tiny_graph):
-    program = GLM(tiny_graph, samples=0, max_steps=2, accept_grounded_answers=False, act_first=False)
+    program = GLM(tiny_graph, readings=None, samples=0, max_steps=2, accept_grounded_answers=False, act_first=False)
     year = tiny_graph.retriever.node_feature("p1", "year")
     prediction, _ = run(program, [
         {"kind": "non_deterministic"}, reason(False, missing="the paper"), {"code": 'print(NodeInfo("p1"))'},
@@ -234,7 +234,7 @@ def test_grounding_can_be_switched_off(tiny_graph):
 
 def test_a_value_is_labelled_with_what_was_asked(tiny_graph):
     question = "When was Notes on the Analytical Engine published?"
-    prediction, lm = run(GLM(tiny_graph, samples=0), [
+    prediction, lm = run(GLM(tiny_graph, readings=None, samples=0), [
         {"kind": "non_deterministic"}, {"code": P1_YEAR}, reason(True, answer="1843"),
     ], question=question)
     assert prediction.notebook == f"{question} -> 1843"
@@ -252,7 +252,7 @@ def test_the_same_output_asked_for_in_other_words_goes_in_once(program, tiny_gra
 
 
 def test_an_answer_found_only_in_a_request_is_not_grounded(tiny_graph):
-    program = GLM(tiny_graph, samples=0, max_steps=2, act_first=False)
+    program = GLM(tiny_graph, readings=None, samples=0, max_steps=2, act_first=False)
     prediction, _ = run(program, [
         {"kind": "non_deterministic"},
         reason(False, missing="the year of Notes on the Analytical Engine"), {"code": P1_YEAR},
@@ -265,9 +265,9 @@ def test_an_answer_found_only_in_a_request_is_not_grounded(tiny_graph):
 
 
 def test_a_given_kind_skips_classify(tiny_graph):
-    prediction, _ = run(GLM(tiny_graph, samples=0, kind="deterministic"), [{"code": P1_YEAR}])
+    prediction, _ = run(GLM(tiny_graph, readings=None, samples=0, kind="deterministic"), [{"code": P1_YEAR}])
     assert agents(prediction) == ["act"] and prediction.answer == "1843" and prediction.kind == "deterministic"
-    prediction, _ = run(GLM(tiny_graph, samples=0, kind="non_deterministic"), [{"code": P1_YEAR}, reason(True, answer="1843")])
+    prediction, _ = run(GLM(tiny_graph, readings=None, samples=0, kind="non_deterministic"), [{"code": P1_YEAR}, reason(True, answer="1843")])
     assert agents(prediction) == ["act", "reason"]
 
 
@@ -286,7 +286,7 @@ def test_act_steps_say_which_try_they_are_and_whether_it_printed_a_result(progra
 
 
 def test_first_tries_count_each_new_request_not_its_repairs(tiny_graph):
-    program = GLM(tiny_graph, samples=0, max_steps=3, max_repairs=1)
+    program = GLM(tiny_graph, readings=None, samples=0, max_steps=3, max_repairs=1)
     ghost = {"code": 'print(NodeInfo("ghost"))'}
     prediction, _ = run(program, [
         {"kind": "non_deterministic"},
@@ -316,7 +316,7 @@ def test_steps_recorded_before_attempts_existed_are_not_counted():
 
 
 def test_a_mechanical_mistake_is_fixed_without_an_llm_call(tiny_graph):
-    program = GLM(tiny_graph, samples=0, max_repairs=1)
+    program = GLM(tiny_graph, readings=None, samples=0, max_repairs=1)
     broken = 'paper = RetrieveNode("Notes on the Analytical Engine")\nprint(NodeFeatur(papers, "years"))'
     prediction, lm = run(program, [{"kind": "deterministic"}, {"code": broken}])
     assert prediction.answer == "1843" and agents(prediction) == ["classify", "act", "graph"]
@@ -327,7 +327,7 @@ def test_a_mechanical_mistake_is_fixed_without_an_llm_call(tiny_graph):
 
 
 def test_autofix_can_be_switched_off(tiny_graph):
-    program = GLM(tiny_graph, samples=0, max_repairs=1, autofix=False)
+    program = GLM(tiny_graph, readings=None, samples=0, max_repairs=1, autofix=False)
     prediction, _ = run(program, [{"kind": "deterministic"}, {"code": 'print(NodeFeatur("p1", "year"))'},
                                   {"code": P1_YEAR}])
     assert prediction.answer == "1843" and agents(prediction) == ["classify", "act", "act"]
@@ -337,7 +337,7 @@ def test_autofix_can_be_switched_off(tiny_graph):
                                   'print(NodeFeature(RetrieveNode("Ada Lovelace"), "name"))',
                                   'for _ in range(2):\n    print(NodeFeature(RetrieveNode("Ada Lovelace"), "name"))'])
 def test_an_empty_result_or_the_requests_own_words_is_not_an_answer(tiny_graph, code):
-    program = GLM(tiny_graph, samples=0, max_repairs=0)
+    program = GLM(tiny_graph, readings=None, samples=0, max_repairs=0)
     question = "Which papers did Ada Lovelace review?"
     prediction, _ = run(program, [{"kind": "deterministic"}, {"code": code}, reason(True, answer="none found")],
                         question=question)
@@ -347,14 +347,14 @@ def test_an_empty_result_or_the_requests_own_words_is_not_an_answer(tiny_graph, 
 
 def test_a_choice_among_the_requests_own_words_is_an_answer(tiny_graph):
     code = 'print(NodeFeature(RetrieveNode("Ada Lovelace"), "name"))'
-    prediction, _ = run(GLM(tiny_graph, samples=0), [{"kind": "deterministic"}, {"code": code}],
+    prediction, _ = run(GLM(tiny_graph, readings=None, samples=0), [{"kind": "deterministic"}, {"code": code}],
                         question="Who wrote more papers, Ada Lovelace or Charles Babbage?")
     assert prediction.answer == "Ada Lovelace"
 
 
 def test_values_printed_one_per_line_are_one_list_answer(tiny_graph):
     code = 'for author in ["a1", "a2", "a1"]:\n    print(NodeFeature(author, "name"))'
-    prediction, _ = run(GLM(tiny_graph, samples=0), [{"kind": "deterministic"}, {"code": code}])
+    prediction, _ = run(GLM(tiny_graph, readings=None, samples=0), [{"kind": "deterministic"}, {"code": code}])
     assert prediction.answer == "Ada Lovelace, Charles Babbage"
 
 
@@ -362,7 +362,7 @@ YEAR_OF_P1 = 'print(NodeFeature("p1", "year"))'
 
 
 def test_a_failed_first_snippet_is_sampled_again_and_the_most_printed_output_kept(tiny_graph):
-    program = GLM(tiny_graph, samples=3, kind="deterministic")
+    program = GLM(tiny_graph, readings=None, samples=3, kind="deterministic")
     prediction, lm = run(program, [{"code": "print(1/0)"},
                                    {"code": YEAR_OF_P1}, {"code": 'print("1815")'}, {"code": YEAR_OF_P1}])
     assert prediction.answer == "1843" and prediction.num_calls == 4
@@ -381,7 +381,7 @@ def test_a_failed_first_snippet_is_sampled_again_and_the_most_printed_output_kep
 
 
 def test_samples_that_print_nothing_real_fall_back_to_the_chunks(tiny_graph):
-    program = GLM(tiny_graph, samples=2, kind="deterministic")
+    program = GLM(tiny_graph, readings=None, samples=2, kind="deterministic")
     wrong_feature = {"code": 'ada = RetrieveNode("Ada Lovelace")\nprint(NodeFeature(ada, "colour"))'}
     prediction, _ = run(program, [wrong_feature, {"code": "print([])"}, {"code": "x = 1"},
                                   reason(True, answer="1815")])
@@ -392,12 +392,12 @@ def test_samples_that_print_nothing_real_fall_back_to_the_chunks(tiny_graph):
 
 
 def test_no_samples_when_the_first_snippet_runs(tiny_graph):
-    prediction, _ = run(GLM(tiny_graph, samples=3, kind="deterministic"), [{"code": YEAR_OF_P1}])
+    prediction, _ = run(GLM(tiny_graph, readings=None, samples=3, kind="deterministic"), [{"code": YEAR_OF_P1}])
     assert prediction.answer == "1843" and prediction.num_calls == 1
 
 
 def test_only_the_question_itself_is_sampled_not_reasons_requests(tiny_graph):
-    program = GLM(tiny_graph, samples=2, max_steps=2)
+    program = GLM(tiny_graph, readings=None, samples=2, max_steps=2)
     failing = {"code": "print(1/0)"}
     prediction, _ = run(program, [
         {"kind": "non_deterministic"},
@@ -413,7 +413,7 @@ def test_only_the_question_itself_is_sampled_not_reasons_requests(tiny_graph):
 
 
 def test_a_neighbour_type_one_step_further_is_reached_through_the_retrieved_entitys_relation(tiny_graph):
-    program = GLM(tiny_graph, samples=0, kind="deterministic")
+    program = GLM(tiny_graph, readings=None, samples=0, kind="deterministic")
     venue_of_ada = 'ada = RetrieveNode("Ada Lovelace")\nprint(", ".join(NodeFeature(NeighbourCheck(ada, "venue"), "name")))'
     prediction, _ = run(program, [{"code": venue_of_ada}])
     assert agents(prediction) == ["act", "graph"] and prediction.answer == "Scientific Memoirs"
@@ -425,7 +425,7 @@ def test_a_neighbour_type_one_step_further_is_reached_through_the_retrieved_enti
 
 
 def test_printed_node_ids_are_not_an_answer_but_their_chunks_go_to_reason(tiny_graph):
-    program = GLM(tiny_graph, samples=0, kind="deterministic")
+    program = GLM(tiny_graph, readings=None, samples=0, kind="deterministic")
     papers_of_ada = 'print(NeighbourCheck(RetrieveNode("Ada Lovelace"), "paper"))'
     prediction, _ = run(program, [{"code": papers_of_ada}, reason(True, answer="Notes on the Analytical Engine")])
     assert agents(prediction) == ["act", "graph", "reason"] and prediction.steps[0]["ok"] is False
@@ -438,7 +438,7 @@ def test_ids_that_are_their_nodes_names_are_an_answer(tiny_graph, monkeypatch):
     # PathQuestion's ids are its names written as ids (santa_barbara): printing them answers
     monkeypatch.setattr(tiny_graph.retriever, "label", lambda node_id: {"p1": "P1"}.get(node_id))
     code = 'print(NeighbourCheck("a2", "paper")[0])'
-    prediction, _ = run(GLM(tiny_graph, samples=0, kind="deterministic"), [{"code": code}])
+    prediction, _ = run(GLM(tiny_graph, readings=None, samples=0, kind="deterministic"), [{"code": code}])
     assert prediction.answer == "p1" and prediction.steps[0]["ok"] is True
 
 
@@ -446,7 +446,7 @@ def test_a_snippet_that_reads_nothing_from_the_graph_is_no_answer(tiny_graph):
     """A sampled snippet once printed a sentence of its own after a RetrieveNode alone; what no
     graph read gave is not a result, and the repair is told so."""
     code = 'ada = RetrieveNode("Ada Lovelace")\nprint("Ada wrote about engines")'
-    program = GLM(tiny_graph, samples=0, max_repairs=1, kind="deterministic")
+    program = GLM(tiny_graph, readings=None, samples=0, max_repairs=1, kind="deterministic")
     prediction, lm = run(program, [{"code": code}, {"code": 'print(NodeFeature("a1", "organization"))'}])
     assert prediction.answer == "Analytical Society"
     assert [s["ok"] for s in prediction.steps if s["agent"] == "act"] == [False, True]

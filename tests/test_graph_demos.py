@@ -43,6 +43,6 @@ def test_written_demos_are_the_same_every_time(tiny_graph):
 
 
 def test_glm_uses_the_fitted_demos_when_told_to(nobel_graph):
-    fitted = GLM(nobel_graph, compiled=None, fitted_demos=True).act.predict.demos
+    fitted = GLM(nobel_graph, readings=None, compiled=None, fitted_demos=True).act.predict.demos
     assert fitted == act_demos(nobel_graph, ACT_DEMOS, repairs=False)
-    assert GLM(nobel_graph, compiled=None).act.predict.demos == ACT_DEMOS
+    assert GLM(nobel_graph, readings=None, compiled=None).act.predict.demos == ACT_DEMOS

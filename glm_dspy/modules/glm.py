@@ -79,7 +79,8 @@ ACT_SCHEMA_RELATIONS = LARGE_SCHEMA
 ACT_RELATIONS = PROMPT_RELATIONS
 MAX_PRINTED_IDS = 20  # more printed items than this are not checked for being node ids (a query each)
 # agents only some options add (GLM.load_state): a compiled program may lack them
-OPTIONAL_AGENTS = frozenset({"plan", "judge", "reflection", "cypher"})
+DEFAULT_BANK_MATCH = 0.9  # docs/benchmarks.md, issue 31: where the readings lever gives way to the bank
+OPTIONAL_AGENTS = frozenset({"plan", "judge", "reflection", "cypher", "readings"})
 
 
 class GLM(dspy.Module):
@@ -88,7 +89,8 @@ class GLM(dspy.Module):
                  kind: str | None = None, constrained: bool = False, compiled: str | None = "default",
                  autofix: bool = True, fitted_demos: bool = False, samples: int = DEFAULT_SAMPLES,
                  sample_temperature: float = SAMPLE_TEMPERATURE, pipelined: bool = False, plan: bool = False,
-                 reflect: int = 0, communities: bool = False, act: str = "auto",
+                 reflect: int = 0, communities: bool = False, act: str = "auto", readings: str | None = "nearest",
+                 bank_match: float = DEFAULT_BANK_MATCH,
                  question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT_S):
         """`compiled`: "default" loads the compiled program shipped for the configured LM's model
         (optimize/compiled/glm-<model>.json, only when its metadata names that model; else the
@@ -144,6 +146,19 @@ class GLM(dspy.Module):
             act = "cypher" if graph is not None and default_examples_path(graph) is not None else "python"
         self.act_language = act
         self.cypher = Text2Cypher(graph) if act == "cypher" else None
+        # readings (issue 31; Pangu's "don't generate, discriminate"): before Algorithm 1, the graph
+        # proposes the readings of the question its named nodes and stated values allow, typed by what
+        # the question asks (glm_dspy/modules/discriminate.py); "model": the model picks one of them
+        # (one call), "nearest": the best fitting reading answers (no call), None: off. A question no
+        # reading answers (yes or no, no start, the model's "none") goes on to Algorithm 1, and so
+        # does one the Cypher Act's example bank holds in the same form (the cosine of the forms,
+        # names aside, at least `bank_match`): there generation copies a shape known to be right.
+        if readings not in (None, "model", "nearest"):
+            raise ValueError(f"readings must be 'model', 'nearest' or None, got {readings!r}")
+        from glm_dspy.modules.discriminate import Discriminate
+
+        self.readings = Discriminate(graph, chooser=readings) if readings and graph is not None else None
+        self.bank_match = bank_match
         # Graph Counselor (seed 002): plan the reasoning path first; after an answer, a judge says if
         # it is right and, if not, a reflection goes into the next attempt's context, `reflect` times at most
         assert reflect >= 0, reflect
@@ -185,6 +200,12 @@ class GLM(dspy.Module):
         kept = {name: predictor.dump_state() for name, predictor in own.items() if name not in state}
         return super().load_state({**state, **kept}, **kwargs)
 
+    def _reads(self, question: str) -> bool:
+        """Whether the readings lever goes first: on, and the bank holds no question of this form."""
+        if self.readings is None:
+            return False
+        return self.cypher is None or self.cypher.form_similarity(question) < self.bank_match
+
     def _executor(self):
         if self.executor is None:
             if self.graph is None:
@@ -202,7 +223,10 @@ class GLM(dspy.Module):
         with dspy.context(adapter=self.adapter), query_context(query_id), \
                 deadline(time.monotonic() + self.question_timeout_s):
             try:
-                for round_ in range(1 + self.reflect):
+                found = self.readings.answer(question, log) if self._reads(question) else None
+                if found is not None:
+                    answer, category = found[0], None
+                for round_ in range(1 + self.reflect if found is None else 0):
                     if round_:
                         notebook = Notebook()
                     answer, category, kind = self._attempt(question, notebook, log, reflections)

@@ -4,21 +4,32 @@ text2cypher's facts) where English is read; everything downstream works on these
 `asked_thing(question)` gives the word of "which/what <word>" (the thing asked for).
 `asked(question)` says which kind of value answers it: a count ("How many ...", "the number
 of ..."), a date or year ("When ...", "In which year ...", "What year ..."), a yes or no ("Is
-...", "Did ...", "Was ..."), or None where the words do not say (a name, a place, a thing:
-the readings' own words and the model decide among those).
+...", "Did ...", "Was ..."), a name ("Who ...", "Where ...", "Which <thing> ..."), or None where
+the words do not say. `question_values(question)` gives the words, numbers and dates a stored
+value may equal (graphs/cypher/anchors.py binds them to the graph).
 """
 
 from __future__ import annotations
 
 import re
 
+from graphs.cypher.anchors import DATE as VALUE_DATE
+from graphs.cypher.anchors import NUMBER as VALUE_NUMBER
+from graphs.cypher.anchors import TEXT as VALUE_TEXT
+from graphs.cypher.anchors import QuestionValues
+
 COUNT = "count"
 DATE = "date"
 YES_NO = "yes/no"
+NAME = "name"  # who, where, which <thing>: a name, never a date or a number
 
 _COUNT = re.compile(r"\b(?:how many|how often|number of|count of)\b", re.IGNORECASE)
 _DATE = re.compile(r"^\W*(?:when\b|(?:in |on )?(?:which|what) (?:year|date|day|decade)\b)", re.IGNORECASE)
 _YES_NO = re.compile(r"^\W*(?:is|was|were|are|did|does|do|has|have|had|can|could)\b", re.IGNORECASE)
+_VERB = r"(?!(?:is|was|are|were|does|did|do|has|had|have)\b)"  # "what is ...": no thing named
+_NAME = re.compile(r"^\W*(?:(?:in|at|from|for|by|with|of|under|to|on)\s+)?(?:who|whom|whose|where|"
+                   r"(?:which|what)\s+" + _VERB + r"[a-z]+)\b",
+                   re.IGNORECASE)
 
 
 def asked(question: str) -> str | None:
@@ -29,11 +40,33 @@ def asked(question: str) -> str | None:
         return DATE
     if _YES_NO.search(question):
         return YES_NO
+    if _NAME.search(question):
+        return NAME
     return None
 
 
-_ASKED_THING = re.compile(r"\b(?:which|what|how many)\s+(?:other\s+|different\s+|of\s+the\s+)?([a-z]+)",
+_ASKED_THING = re.compile(r"\b(?:which|what|how many)\s+(?:other\s+|different\s+|of\s+the\s+)?" + _VERB + r"([a-z]+)",
                           re.IGNORECASE)
+
+
+_ASKED_WORDS = re.compile(r"\b(?:which|what|how many)\s+" + _VERB + r"((?:[a-z]+\s+){0,2}[a-z]+)", re.IGNORECASE)
+
+
+def asked_words(question: str) -> list[str]:
+    """The (up to three) words after the first "which/what/how many": where the thing asked for
+    is named ("Which Nobel laureate ..." -> ["nobel", "laureate", "was"])."""
+    found = _ASKED_WORDS.search(question)
+    return found.group(1).lower().split() if found else []
+
+
+def word_stem(word: str) -> str:
+    """A word without its plural or verb ending, to meet a relation's or feature's name
+    ("mentored", "mentors" -> mentor; "cities" -> city; "born" stays)."""
+    word = word.lower()
+    for ending, instead in (("ies", "y"), ("ied", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if len(word) > len(ending) + 3 and word.endswith(ending) and not word.endswith("ss"):
+            return word[: -len(ending)] + instead
+    return word
 
 
 def asked_thing(question: str) -> str | None:
@@ -49,14 +82,62 @@ def asked_thing(question: str) -> str | None:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
-def fits(kind: str | None, returns: str, is_count: bool) -> bool:
-    """Whether a reading that returns the feature `returns` (or a count) can answer a question
-    asking for `kind`: a count for COUNT; a feature naming a date or year for DATE; any other
-    reading where the question does not say."""
+def fits(kind: str | None, value_kind: str, is_count: bool) -> bool:
+    """Whether a reading whose values are of `value_kind` (graphs/cypher/anchors.py: text, date,
+    number, list; read from the graph), or a count, can answer a question asking for `kind`: a
+    count for COUNT; a date or a number (a year) for DATE; text for NAME; no count where the
+    question does not ask how many."""
     if kind == COUNT:
         return is_count
     if is_count:
         return False
     if kind == DATE:
-        return any(word in returns.lower() for word in ("date", "year", "day", "time"))
+        return value_kind in (VALUE_DATE, VALUE_NUMBER)
+    if kind == NAME:
+        return value_kind == VALUE_TEXT
     return True
+
+
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+_MONTH = r"(" + "|".join(MONTHS) + r"|" + "|".join(m[:3] for m in MONTHS) + r")\.?"
+_DAY_MONTH_YEAR = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r",?\s+(\d{4})\b", re.IGNORECASE)
+_MONTH_DAY_YEAR = re.compile(r"\b" + _MONTH + r"\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b", re.IGNORECASE)
+_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_WHOLE_NUMBER = re.compile(r"(?<![\w.,-])\d+(?!\w|[.,-]\d)")  # not "1990s", "2nd" or "1,000"
+MAX_PHRASE_WORDS = 6
+
+
+def _month(name: str) -> int:
+    return next(i for i, month in enumerate(MONTHS, 1) if month.startswith(name.lower()[:3]))
+
+
+def question_dates(question: str) -> list[str]:
+    """The dates the question writes, as ISO text: "25 June 1864", "June 25, 1864", "1864-06-25"."""
+    found = [f"{y}-{m}-{d}" for y, m, d in _ISO.findall(question)]
+    found += [f"{y}-{_month(m):02d}-{int(d):02d}" for d, m, y in _DAY_MONTH_YEAR.findall(question)]
+    found += [f"{y}-{_month(m):02d}-{int(d):02d}" for m, d, y in _MONTH_DAY_YEAR.findall(question)]
+    return list(dict.fromkeys(found))
+
+
+def question_values(question: str) -> QuestionValues:
+    """What a stored value may equal in the question: its words, its runs of up to
+    MAX_PHRASE_WORDS words, its whole numbers (not those inside a date) and its dates."""
+    words = re.findall(r"[^\W_][\w.'’-]*[^\W_]|[^\W_]", question)
+    words = [w.removesuffix("'s").removesuffix("’s") for w in words]
+    phrases = [" ".join(words[i:j]) for i in range(len(words))
+               for j in range(i + 1, min(len(words), i + MAX_PHRASE_WORDS) + 1)]
+    dates = question_dates(question)
+    without_dates = _ISO.sub(" ", _DAY_MONTH_YEAR.sub(" ", _MONTH_DAY_YEAR.sub(" ", question)))
+    numbers = [int(n) for n in _WHOLE_NUMBER.findall(without_dates) if len(n) <= 9]
+    return QuestionValues(tuple(dict.fromkeys(w.lower() for w in words)), tuple(dict.fromkeys(phrases)),
+                          tuple(dict.fromkeys(numbers)), tuple(dates))
+
+
+_COMPARES = re.compile(r"\bsame\b", re.IGNORECASE)
+
+
+def compares(question: str) -> bool:
+    """Whether the question compares one thing's value with another's ("born on the same day
+    as"): then readings of nodes that share a value are asked for."""
+    return bool(_COMPARES.search(question))

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graphs.cypher.printer import print_pattern, print_query
+from graphs.cypher.anchors import Condition
+from graphs.cypher.printer import print_expression, print_pattern, print_query
 from graphs.cypher.syntax import (Binary, FunctionCall, Literal, Match, NodePattern, PatternPart, Projection, Property,
                                   Query, RelPattern, Return, SingleQuery, Variable)
+from graphs.literal import cypher_name
 from graphs.schema import REL_PREFIX
+from graphs.triples import INVERSE_PREFIX
 
 MAX_HOPS = 3
 MAX_PATHS = 200
@@ -31,14 +34,39 @@ class Hop:
     relation: str  # the schema's relation name (its table is rel_<relation>)
     outgoing: bool
     type_name: str  # the node type the hop reaches
+    also: tuple[str, ...] = ()  # more types it reaches (a path's last hop only): the end is any of them
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return (self.type_name, *self.also)
 
 
 @dataclass(frozen=True, slots=True)
 class Start:
+    """The node(s) a reading starts from: a node the question names (one condition on its name)
+    or the nodes of a type that meet conditions on stored values (graphs/cypher/anchors.py)."""
+
     type_name: str
-    feature: str  # the feature the node is matched by (its name)
-    value: str
-    node_id: str
+    conditions: tuple[Condition, ...]
+    said: str  # how a reading speaks of it: the name, or "prize: year is 1913, category is Physics"
+    node_id: str | None = None
+    bound: frozenset[str] = frozenset()  # the question's words (lower case) it was bound from
+
+    @classmethod
+    def named(cls, type_name: str, feature: str, name: str, node_id: str | None = None) -> "Start":
+        return cls(type_name, (Condition(feature, "=", name),), name, node_id, frozenset(name.lower().split()))
+
+    @classmethod
+    def anchored(cls, type_name: str, conditions: tuple[Condition, ...], bound: frozenset[str] = frozenset()) -> "Start":
+        said = ", ".join(c.words() for c in conditions)
+        return cls(type_name, tuple(conditions), f"{type_name} whose {said}", None, bound)
+
+    @property
+    def is_named(self) -> bool:
+        return self.node_id is not None
+
+    def where(self, variable: str):
+        return _all([c.expression(variable) for c in self.conditions])
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,22 +75,44 @@ class Candidate:
     hops: tuple[Hop, ...]
     returns: str  # a feature of the end node, or COUNT
     excludes_start: bool = False  # the end is another node of the start's type
+    join: "tuple[Start, tuple[Hop, ...]] | None" = None  # a second path that ends at the same node
+    same: str | None = None  # no hops: the end is another node of the start's type with this feature's value
+
+    @property
+    def bound(self) -> frozenset[str]:
+        """The question's words this reading binds (its starts')."""
+        return self.start.bound | (self.join[0].bound if self.join else frozenset())
+
+    @property
+    def end_type(self) -> str:
+        return self.hops[-1].type_name if self.hops else self.start.type_name
 
     def tree(self) -> Query:
-        nodes = [NodePattern("a", (self.start.type_name,), ((self.start.feature, Literal(self.start.value)),))]
-        rels = []
-        for i, hop in enumerate(self.hops, 1):
-            rels.append(RelPattern(types=(REL_PREFIX + hop.relation,), direction="out" if hop.outgoing else "in"))
-            nodes.append(NodePattern(f"n{i}" if i == len(self.hops) else None, (hop.type_name,)))
-        end = "n" + str(len(self.hops)) if self.hops else "a"
-        where = Binary("<>", Variable(end), Variable("a")) if self.excludes_start else None
+        end = "x"
+        if self.same is not None:
+            return self._same_tree(end)
+        patterns = [_path_pattern(self.start, self.hops, "a", end)]
+        conditions = [self.start.where("a" if self.hops else end)]
+        if self.join is not None:
+            other, hops = self.join
+            patterns.append(_path_pattern(other, hops, "b", end))
+            conditions.append(other.where("b" if hops else end))
+        if self.excludes_start and self.hops:
+            conditions.append(Binary("<>", Variable(end), Variable("a")))
+        match = Match(tuple(patterns), _all([c for c in conditions if c is not None]))
+        return Query((SingleQuery((match, Return(self._projection(end)))),))
+
+    def _projection(self, end: str) -> Projection:
         if self.returns == COUNT:
-            item = (FunctionCall("count", (Variable(end),), distinct=True), "count")
-            projection = Projection((item,))
-        else:
-            projection = Projection(((Property(Variable(end), self.returns), self.returns),), distinct=True)
-        match = Match((PatternPart(tuple(nodes), tuple(rels)),), where)
-        return Query((SingleQuery((match, Return(projection))),))
+            return Projection(((FunctionCall("count", (Variable(end),), distinct=True), "count"),))
+        return Projection(((Property(Variable(end), self.returns), self.returns),), distinct=True)
+
+    def _same_tree(self, end: str) -> Query:
+        labels = (self.start.type_name,)
+        patterns = (PatternPart((NodePattern("a", labels),), ()), PatternPart((NodePattern(end, labels),), ()))
+        shared = Binary("=", Property(Variable(end), self.same), Property(Variable("a"), self.same))
+        where = _all([self.start.where("a"), shared, Binary("<>", Variable(end), Variable("a"))])
+        return Query((SingleQuery((Match(patterns, where), Return(self._projection(end)))),))
 
     @property
     def cypher(self) -> str:
@@ -70,16 +120,47 @@ class Candidate:
 
     def words(self) -> str:
         """The reading as words, for a model or an embedder to judge: 'Marie Curie -> birth city:
-        name' (a hop taken backwards: 'laureate whose birth city it is')."""
+        name' (a hop taken backwards: 'laureate whose birth city it is'; a second path that
+        meets it: '... and also <path>')."""
         what = "how many" if self.returns == COUNT else self.returns.replace("_", " ")
         return f"{self.path_words()}: {what}"
 
     def path_words(self) -> str:
-        said = [self.start.value]
-        for hop in self.hops:
-            relation = hop.relation.replace("_", " ")
-            said.append(relation if hop.outgoing else f"{hop.type_name} whose {relation} it is")
-        return " -> ".join(said)
+        if self.same is not None:
+            return f"{self.start.type_name} with the same {self.same.replace('_', ' ')} as {self.start.said}"
+        said = _path_words(self.start, self.hops)
+        if self.join is not None:
+            said += " and also " + _path_words(*self.join)
+        return said
+
+
+def _path_words(start: Start, hops: tuple[Hop, ...]) -> str:
+    said = [start.said]
+    for hop in hops:
+        relation = hop.relation.replace("_", " ")
+        said.append(relation if hop.outgoing else f"{' or '.join(hop.labels)} whose {relation} it is")
+    return " -> ".join(said)
+
+
+def _path_pattern(start: Start, hops: tuple[Hop, ...], first: str, end: str) -> PatternPart:
+    """(first:Type)-[:rel]->(:T1)-...->(end:Tk); the end is named `end` (the start itself where
+    there are no hops: then `first` is `end`)."""
+    nodes = [NodePattern(first if hops else end, (start.type_name,))]
+    rels = []
+    for i, hop in enumerate(hops, 1):
+        rels.append(RelPattern(types=(REL_PREFIX + hop.relation,), direction="out" if hop.outgoing else "in"))
+        nodes.append(NodePattern(end if i == len(hops) else None, hop.labels))
+    return PatternPart(tuple(nodes), tuple(rels))
+
+
+def _all(expressions: list):
+    expressions = [e for e in expressions if e is not None]
+    if not expressions:
+        return None
+    combined = expressions[0]
+    for expression in expressions[1:]:
+        combined = Binary("AND", combined, expression)
+    return combined
 
 
 COUNT = "count()"
@@ -88,22 +169,40 @@ COUNT = "count()"
 def inverse_relations(store, schema) -> set[tuple[str, str, str]]:
     """The (relation, source type, target type) edge sets that are exactly another's, reversed
     (Nobel's `born_laureate` city->laureate is `birth_city` laureate->city backwards; a triples
-    graph's `inv_r` is `r`'s): of each such pair, the one whose relation name sorts last. Read
-    from the data once per graph; a path never takes those (the other reaches the same nodes)."""
-    triples = sorted((r, s, d) for r, ps in schema.relations.items() for s, d in ps)
+    graph's `inv_r` is `r`'s): of each such pair, the one `graphs/triples.py` wrote as the
+    inverse (`inv_r`), else the one whose relation name sorts last. Read from the data once per
+    graph; a path never takes those (the other reaches the same nodes, and is read forwards as
+    the source said it)."""
+    triples = sorted(((r, s, d) for r, ps in schema.relations.items() for s, d in ps),
+                     key=lambda t: (t[0].startswith(INVERSE_PREFIX), t))
+    # every edge set's size in one scan; only two of one size can be each other's reverse, and
+    # only those are read whole (once each) and compared
+    sizes = {(row["r"].removeprefix(REL_PREFIX), row["s"], row["t"]): row["n"] for row in store.query(
+        "MATCH (a)-[r]->(b) RETURN label(r) AS r, label(a) AS s, label(b) AS t, count(*) AS n")}
+    by_size: dict[tuple, list[tuple[str, str, str]]] = {}
+    for triple in triples:
+        if sizes.get(triple):
+            by_size.setdefault((sizes[triple], *sorted(triple[1:])), []).append(triple)
     skipped = set()
-    for i, (relation, source, target) in enumerate(triples):
-        for other, other_source, other_target in triples[i + 1:]:
-            if (other_source, other_target) != (target, source) or (relation, source, target) in skipped:
-                continue
-            forward = f"MATCH (a:{source})-[:{REL_PREFIX}{relation}]->(b:{target})"
-            backward = f"MATCH (b:{target})-[:{REL_PREFIX}{other}]->(a:{source})"
-            counts = [store.query(f"{m} RETURN count(*) AS n")[0]["n"] for m in (forward, backward)]
-            if counts[0] != counts[1] or not counts[0]:
-                continue
-            unmatched = store.query(f"{forward} WHERE NOT (b)-[:{REL_PREFIX}{other}]->(a) RETURN count(*) AS n")
-            if unmatched[0]["n"] == 0:
-                skipped.add((other, other_source, other_target))
+    edges: dict[tuple[str, str, str], frozenset] = {}
+
+    def edge_set(triple: tuple[str, str, str]) -> frozenset:
+        """The (source id, target id) pairs of an edge set, read once."""
+        if triple not in edges:
+            relation, source, target = triple
+            rows = store.query(f"MATCH (a:{cypher_name(source)})-[:{cypher_name(REL_PREFIX + relation)}]->"
+                               f"(b:{cypher_name(target)}) RETURN a.id AS a, b.id AS b")
+            edges[triple] = frozenset((row["a"], row["b"]) for row in rows)
+        return edges[triple]
+
+    for alike in by_size.values():
+        for i, (relation, source, target) in enumerate(alike):
+            for other, other_source, other_target in alike[i + 1:]:
+                if (other_source, other_target) != (target, source) or (relation, source, target) in skipped:
+                    continue
+                backward = edge_set((other, other_source, other_target))
+                if all((b, a) in backward for a, b in edge_set((relation, source, target))):
+                    skipped.add((other, other_source, other_target))
     return skipped
 
 
@@ -127,22 +226,73 @@ def paths_from(store, start: Start, *, max_hops: int = MAX_HOPS, max_paths: int 
                 grown.append((*path, hop))
                 if len(found) + len(grown) >= max_paths:
                     return found + grown
-        found += grown
+        found += grown + _unions(grown)
         frontier = grown
     return found
 
 
+def _unions(paths: list[tuple[Hop, ...]]) -> list[tuple[Hop, ...]]:
+    """For paths alike but for the type their last hop reaches (a mentor who is a laureate, a
+    mentor who is a scholar), one more path whose end is any of those types."""
+    by_step: dict[tuple, list[Hop]] = {}
+    for path in paths:
+        by_step.setdefault((path[:-1], path[-1].relation, path[-1].outgoing), []).append(path[-1])
+    return [(*prefix, Hop(relation, outgoing, hops[0].type_name, tuple(h.type_name for h in hops[1:])))
+            for (prefix, relation, outgoing), hops in by_step.items() if len(hops) > 1]
+
+
 def candidates_from(store, schema, start: Start, **options) -> list[Candidate]:
     """Each path from `start` with each thing its end may return: the end type's features and
-    the number of end nodes (the start's own features for the path of no hops)."""
+    the number of end nodes. Of no hops: the start's other features (not those its conditions
+    name), and, for nodes met by value, how many meet them."""
+    return readings_of(schema, start, paths_from(store, start, **options))
+
+
+def readings_of(schema, start: Start, paths, join: "tuple[Start, tuple[Hop, ...]] | None" = None) -> list[Candidate]:
     result = []
-    for path in paths_from(store, start, **options):
-        end_type = path[-1].type_name if path else start.type_name
-        excludes = bool(path) and end_type == start.type_name
-        features = [f for f in schema.node_types[end_type].features if not (not path and f == start.feature)]
-        result += [Candidate(start, path, feature, excludes) for feature in features]
-        if path:
-            result.append(Candidate(start, path, COUNT, excludes))
+    named = {c.feature for c in start.conditions}
+    for path in paths:
+        end_types = path[-1].labels if path else (start.type_name,)
+        excludes = bool(path) and start.type_name in end_types
+        shared = [schema.node_types[t].features for t in end_types]
+        features = [f for f in shared[0] if all(f in other for other in shared[1:]) and (path or join or f not in named)]
+        result += [Candidate(start, path, feature, excludes, join) for feature in features]
+        if path or join or not start.is_named:
+            result.append(Candidate(start, path, COUNT, excludes, join))
+    return result
+
+
+def same_value_candidates(schema, start: Start) -> list[Candidate]:
+    """Of a named node: the other nodes of its type that share one of its values (born on the
+    same day, in the same city), each thing they may return. Lists and the name aside."""
+    node_type = schema.node_types[start.type_name]
+    named = {c.feature for c in start.conditions}
+    shared = [f for f, kind in node_type.features.items() if f not in named and not kind.endswith("[]")]
+    return [Candidate(start, (), returns, True, None, same) for same in shared
+            for returns in [*node_type.features, COUNT] if returns != same]
+
+
+def joined_candidates(store, schema, first: Start, first_paths, second: Start, second_paths, *,
+                      max_hops: int = MAX_HOPS + 1, max_joins: int = 60) -> list[Candidate]:
+    """Readings of the nodes two paths both reach: a path from `first` and a path from `second`
+    that end at nodes of one type, at most `max_hops` hops together, and meet at some node
+    (checked with one query each); shortest first, at most `max_joins` pairs. Two starts bound
+    from the same words of the question (1913 as a prize's year and as a birth year) are two
+    readings of those words, never one reading joining them: they give none."""
+    if first.bound & second.bound:
+        return []
+    pairs = sorted(((p, q) for p in first_paths for q in second_paths
+                    if (p or q) and len(p) + len(q) <= max_hops
+                    and (p[-1].labels if p else (first.type_name,)) == (q[-1].labels if q else (second.type_name,))),
+                   key=lambda pair: len(pair[0]) + len(pair[1]))
+    result = []
+    for p, q in pairs:
+        probe = Candidate(first, p, COUNT, False, (second, q))
+        if not store.read(probe.cypher).rows[0]["count"]:
+            continue
+        result += readings_of(schema, first, [p], (second, q))
+        if len(result) >= max_joins * 4:
+            break
     return result
 
 
@@ -154,17 +304,19 @@ def _next_hops(store, start: Start, path: tuple[Hop, ...]) -> list[Hop]:
     """The relations that leave (or reach) the nodes at the end of `path`, with the types they go
     to: only hops that reach some node other than the start (a path back to the start's type
     reaches others, or is not taken)."""
-    pattern = print_pattern(Candidate(start, path, start.feature).tree().parts[0].clauses[0].patterns[0])
-    end = f"n{len(path)}" if path else "a"
+    probe = Candidate(start, path, COUNT).tree().parts[0].clauses[0]
+    pattern = print_pattern(probe.patterns[0])
+    where = f" WHERE {print_expression(probe.where)}" if probe.where is not None else ""
+    carried = "x" if not path else "a, x"
+    first = "x" if not path else "a"
     hops = []
     for outgoing, arrow in ((True, "-[glm_r]->"), (False, "<-[glm_r]-")):
-        carried = "a" if end == "a" else f"a, {end}"
-        rows = store.query(f"MATCH {pattern} WITH DISTINCT {carried} LIMIT {MAX_FRONTIER} "
-                           f"MATCH ({end}){arrow}(glm_b) WHERE glm_b <> a "
+        rows = store.query(f"MATCH {pattern}{where} WITH DISTINCT {carried} LIMIT {MAX_FRONTIER} "
+                           f"MATCH (x){arrow}(glm_b) WHERE glm_b <> {first} "
                            f"RETURN DISTINCT label(glm_r) AS r, label(glm_b) AS t")
         hops += [Hop(row["r"].removeprefix(REL_PREFIX), outgoing, row["t"]) for row in rows]
     return sorted(hops, key=lambda hop: (hop.relation, not hop.outgoing, hop.type_name))
 
 
-__all__ = ["Candidate", "Hop", "Start", "COUNT", "paths_from", "candidates_from", "inverse_relations", "MAX_HOPS",
+__all__ = ["Candidate", "Hop", "Start", "COUNT", "paths_from", "candidates_from", "readings_of", "joined_candidates", "same_value_candidates", "inverse_relations", "MAX_HOPS",
            "MAX_PATHS"]

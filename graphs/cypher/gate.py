@@ -29,7 +29,7 @@ starts_with ends_with contains prefix suffix reverse concat string tostring to_s
 levenshtein jaro_winkler_similarity regexp_matches regexp_extract regexp_extract_all regexp_split_to_array
 string_split split_part array_extract list_extract list_element list_contains list_has array_contains
 list_position list_distinct list_unique list_sort list_reverse_sort list_reverse list_sum list_product
-list_concat list_cat array_concat list_slice list_any_value list_has_all head last tail
+list_concat list_cat array_concat list_slice list_any_value list_has_all list_to_string head last tail
 coalesce ifnull nullif greatest least abs round floor ceil ceiling sign sqrt pow power log log2 log10 ln exp
 tointeger to_int64 to_int32 to_int16 to_int8 to_uint64 to_double tofloat to_float toboolean to_bool
 date date_part datepart date_trunc datetrunc year month day dayname monthname last_day

@@ -78,7 +78,7 @@ def _properties(properties) -> str:
 def _node(node: NodePattern) -> str:
     inside = cypher_name(node.variable) if node.variable else ""
     if node.labels:
-        inside += ":" + "|".join(map(cypher_name, node.labels))
+        inside += ":" + ":".join(map(cypher_name, node.labels))  # Kuzu: (x:A:B) is A or B
     if node.properties:
         inside += (" " if inside else "") + _properties(node.properties)
     return f"({inside})"

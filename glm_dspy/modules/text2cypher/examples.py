@@ -104,6 +104,24 @@ class Examples:
             return "(none)"
         return "\n\n".join(f"Question: {e['question']}\nCypher: {e['cypher']}" for e in reversed(chosen))
 
+    def form_similarity(self, question: str) -> float:
+        """The cosine of the question's form (names aside) and the nearest form in the bank; 0.0
+        without a bank. Near 1: the bank holds a question asked this way."""
+        if not self.examples:
+            return 0.0
+        self._example_embeddings()
+        return float(np.max(self._example_vectors[0] @ self._embed([question_form(question)])[0]))
+
+    def _example_embeddings(self) -> None:
+        if self._example_vectors is None:
+            questions = [e["question"] for e in self.examples]
+            forms = [question_form(q) for q in questions]
+            self._example_vectors = (self._embed(forms), self._embed(questions))
+            self._example_forms = [form.lower().split() for form in forms]
+            self._example_shapes = [STRING_LITERAL.sub("''", e["cypher"]) for e in self.examples]
+            self._example_names = [{_folded(_unescape(m.group(2))) for m in self._name_literal.finditer(e["cypher"])}
+                                   for e in self.examples]
+
     def choose_examples(self, question: str) -> list[dict]:
         """The `k` examples that ask most like `question`, the nearest first.
 
@@ -118,14 +136,7 @@ class Examples:
         both rules)."""
         if not self.examples or self.k == 0:
             return []
-        if self._example_vectors is None:
-            questions = [e["question"] for e in self.examples]
-            forms = [question_form(q) for q in questions]
-            self._example_vectors = (self._embed(forms), self._embed(questions))
-            self._example_forms = [form.lower().split() for form in forms]
-            self._example_shapes = [STRING_LITERAL.sub("''", e["cypher"]) for e in self.examples]
-            self._example_names = [{_folded(_unescape(m.group(2))) for m in self._name_literal.finditer(e["cypher"])}
-                                   for e in self.examples]
+        self._example_embeddings()
         form_vectors, whole_vectors = self._example_vectors
         form = question_form(question)
         scores = form_vectors @ self._embed([form])[0] + TIE_WEIGHT * (whole_vectors @ self._embed([question])[0])

@@ -1,0 +1,112 @@
+"""The graph's readings of questions (issue 31): is the right reading among them, and which one
+does each chooser take?
+
+    python -m bench.readings --questions ../shared/data/nobel/natural_dev.jsonl --db data/nobel
+    python -m bench.readings --dataset pathquestion:pql --db /tmp/pql --limit 150   # a fresh graph
+    python -m bench.readings --questions Q.jsonl --db DB --model qwen2.5-coder-0.5b  # + the model's pick
+    python -m bench.readings ... --quick     # the first 20 questions
+
+For each question, `Discriminate.shown` (glm_dspy/modules/discriminate.py) gives the `k` best
+fitting readings that read rows. Reported per question kind (the file's `kind`, or the tier):
+  oracle@k  some reading shown reads exactly the gold answer (the ceiling of any chooser)
+  nearest   the best fitting one does (GLM's default, `readings="nearest"`: no LLM call)
+  model     the model's pick by number does (`readings="model"`: one call; only with --model)
+  none      no reading reads rows (GLM then runs Algorithm 1)
+Exact match as `glm-dspy eval` counts it, any gold or alternative. Prints one table, then one
+JSON line of the totals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ARMS = ("oracle@k", "nearest", "model", "none")
+
+
+def _questions(args) -> list[tuple[str, str, list[str]]]:
+    """(kind, question, golds) of each question, in file order (shuffled by --seed for --dataset)."""
+    if args.questions:
+        rows = []
+        for number, line in enumerate(Path(args.questions).read_text(encoding="utf-8").splitlines(), 1):
+            if line.strip():
+                try:
+                    record = json.loads(line)
+                    rows.append((record.get("kind") or record.get("tier") or "all", record["question"],
+                                 [record["answer"], *record.get("alternatives", [])]))
+                except (json.JSONDecodeError, KeyError) as error:
+                    sys.exit(f"{args.questions}:{number}: not a question record ({error})")
+        return rows
+    from graphs.datasets import load_questions
+
+    found = load_questions(args.dataset, args.db, split=args.split)
+    random.Random(args.seed).shuffle(found)
+    return [(q.tier or "all", q.question, list(q.golds)) for q in found]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.readings", description=__doc__.split("\n\n")[0])
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--questions", help="JSON Lines: {question, answer[, alternatives, kind]}")
+    source.add_argument("--dataset", help="a dataset of graphs/datasets.py (its questions, shuffled by --seed)")
+    parser.add_argument("--split", default=None, help="with --dataset: dev, train or natural (default: all)")
+    parser.add_argument("--db", required=True, help="the graph's database directory")
+    parser.add_argument("--model", default=None, help="also let this model choose (one call a question)")
+    parser.add_argument("--k", type=int, default=8, help="readings shown (default 8)")
+    parser.add_argument("--limit", type=int, default=None, help="the first N questions")
+    parser.add_argument("--quick", action="store_true", help="the first 20 questions")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if not Path(args.db).is_dir():
+        sys.exit(f"{args.db}: no database (glm-dspy build ... --db {args.db})")
+
+    import dspy
+
+    from glm_dspy.graph import open_graph
+    from glm_dspy.metrics import exact_match
+    from glm_dspy.modules.discriminate import Discriminate
+    from glm_dspy.steps import StepLog
+
+    rows = _questions(args)[: 20 if args.quick else args.limit]
+    graph = open_graph(args.db)
+    program = Discriminate(graph, k=args.k, chooser="model" if args.model else "nearest")
+    if args.model:
+        from glm_dspy import configure
+
+        configure(args.model)
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    started = time.perf_counter()
+    for kind, question, golds in rows:
+        shown = program.shown(question)
+        right = [any(exact_match(", ".join(values), gold) for gold in golds) for _, values, _ in shown]
+        for key in (kind, "all"):
+            counts[key]["n"] += 1
+            counts[key]["oracle@k"] += any(right)
+            counts[key]["nearest"] += bool(right and right[0])
+            counts[key]["none"] += not shown
+        if args.model and shown:
+            with dspy.context(adapter=dspy.ChatAdapter()):
+                found = program.answer(question, StepLog())
+            picked = found is not None and any(exact_match(found[0], gold) for gold in golds)
+            for key in (kind, "all"):
+                counts[key]["model"] += picked
+    seconds = (time.perf_counter() - started) / max(1, len(rows))
+    arms = [arm for arm in ARMS if arm != "model" or args.model]
+    print(f"{'kind':<14}{'n':>5}" + "".join(f"{arm:>11}" for arm in arms))
+    for kind in sorted(counts, key=lambda k: (k == "all", k)):
+        row = counts[kind]
+        print(f"{kind:<14}{row['n']:>5}" + "".join(f"{row[arm] / row['n']:>11.3f}" for arm in arms))
+    total = counts["all"]
+    print(json.dumps({"db": str(args.db), "n": total["n"], "k": args.k, "model": args.model,
+                      **{arm: round(total[arm] / max(1, total["n"]), 4) for arm in arms},
+                      "seconds_per_question": round(seconds, 2)}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

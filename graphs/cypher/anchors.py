@@ -1,0 +1,263 @@
+"""Anchors by value: where a question names no node but a value the graph stores ("the 1913 physics
+laureate" is a prize whose year is 1913 and whose category is Physics; "born on 25 June 1864" is
+a laureate whose birth date is 1864-06-25; "female" is a laureate's gender).
+
+    ValueIndex.build(store, schema)  # once per graph: what each feature holds
+    anchors(index, store, facts)     # the conditions a question's words, numbers and dates meet
+    starts_of(anchors, store)        # those conditions as candidate starts, per node type
+
+Everything here is read from the graph, not from any question or template:
+- a feature's *kind* (text, date, number, list) from its type and its values (ISO dates);
+- a *categorical* feature (at most CATEGORICAL distinct values, e.g. a prize's category) is met
+  by a question word that is one of a value's words, plurals aside ("medicine" meets "Physiology
+  or Medicine", "economics" meets "Economic Sciences");
+- any other short text value is met only by the same words in the question, written as stored
+  ("Zernike" meets a family name, "Charles Thomson Rees Wilson" a full name; "born" does not meet
+  the family name Born, nor a run of function words a value);
+- a number meets an integer feature that holds it, and a year the dates that start with it; a
+  date meets a date feature that holds it.
+A condition that no node meets is no anchor (each is checked with one count query).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from graphs.cypher.printer import print_expression
+from graphs.literal import cypher_name
+from graphs.cypher.syntax import Binary, FunctionCall, Literal, Property, Variable
+
+CATEGORICAL = 64  # a text feature with at most this many distinct values is a category
+MAX_VALUE_WORDS = 6  # longer text values (motivations, abstracts) are not matched whole
+MIN_WORD = 4  # shorter words of a categorical value ("or", "of") meet nothing
+MAX_VALUES = 50_000  # distinct values read per feature
+MAX_STARTS = 8
+MAX_SHARE = 0.05  # words in long texts that more than this share of a type's nodes mention meet nothing
+MIN_MENTION = 5  # characters of a single word looked for in long texts
+ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+TEXT, DATE, NUMBER, LIST, LONG_TEXT = "text", "date", "number", "list", "long text"
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """`a.<feature> <op> <value>` on a start node; op is "=", "STARTS WITH" (a year's dates) or
+    "CONTAINS" (words of a long text, lower case; of a list of texts, any of them)."""
+
+    feature: str
+    op: str
+    value: str | int
+    in_list: bool = False
+
+    def expression(self, variable: str = "a") -> Binary:
+        subject = Property(Variable(variable), self.feature)
+        if self.op == "CONTAINS":
+            if self.in_list:
+                subject = FunctionCall("list_to_string", (Literal(" | "), subject))
+            subject = FunctionCall("lower", (subject,))
+        return Binary(self.op, subject, Literal(self.value))
+
+    def words(self) -> str:
+        said = {"STARTS WITH": "starts with", "CONTAINS": "mentions"}.get(self.op, "is")
+        return f"{self.feature.replace('_', ' ')} {said} {self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    type_name: str
+    condition: Condition
+    said: str  # the question's words it was read from
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionValues:
+    """What the question says that a stored value may equal: its lower-case words, its runs of
+    words (as written, for whole values), its whole numbers and its dates (ISO)."""
+
+    words: tuple[str, ...]
+    phrases: tuple[str, ...]
+    numbers: tuple[int, ...]
+    dates: tuple[str, ...]
+
+
+class ValueIndex:
+    """Per graph: each feature's kind, and the text values a question's words may meet."""
+
+    def __init__(self, kinds: dict[tuple[str, str], str], categories: dict[str, set[tuple[str, str, str]]],
+                 values: dict[str, set[tuple[str, str, str]]], sizes: dict[str, int]):
+        self.sizes = sizes
+        self.categorical = {(t, f) for entries in categories.values() for t, f, _ in entries}
+        self.kinds = kinds  # (type, feature) -> TEXT | DATE | NUMBER | LIST
+        self.categories = categories  # a value word's stem -> {(type, feature, value)}
+        self.values = values  # a whole value, folded -> {(type, feature, value)}; met as written
+
+    @classmethod
+    def build(cls, store, schema) -> "ValueIndex":
+        kinds, categories, values = {}, defaultdict(set), defaultdict(set)
+        for type_name, node_type in schema.node_types.items():
+            for feature, kind in node_type.features.items():
+                kinds[(type_name, feature)] = _kind(kind)
+                if kinds[(type_name, feature)] != TEXT:
+                    continue
+                label, key = cypher_name(type_name), cypher_name(feature)
+                rows = store.query(f"MATCH (n:{label}) WHERE n.{key} IS NOT NULL "
+                                   f"RETURN DISTINCT n.{key} AS v LIMIT {MAX_VALUES}")
+                stored = [row["v"] for row in rows if isinstance(row["v"], str) and row["v"].strip()]
+                if stored and all(ISO_DATE.match(v) for v in stored[:200]):
+                    kinds[(type_name, feature)] = DATE
+                    continue
+                categorical = len(stored) <= CATEGORICAL
+                if sorted(len(v.split()) for v in stored)[len(stored) // 2] > MAX_VALUE_WORDS:
+                    kinds[(type_name, feature)] = LONG_TEXT  # most values are sentences, not names
+                for value in stored:
+                    if len(value.split()) > MAX_VALUE_WORDS or len(value) < 3:
+                        continue
+                    values[folded(value)].add((type_name, feature, value))
+                    if categorical:
+                        for word in re.findall(r"\w+", value.lower()):
+                            if len(word) >= MIN_WORD:
+                                categories[stem(word)].add((type_name, feature, value))
+        sizes = {t: n.num_nodes for t, n in schema.node_types.items()}
+        return cls(kinds, dict(categories), dict(values), sizes)
+
+    def kind(self, type_name: str | None, feature: str) -> str:
+        return self.kinds.get((type_name, feature), TEXT)
+
+
+def anchors(index: ValueIndex, store, said: QuestionValues, *, exclude: set[str] = frozenset()) -> list[Anchor]:
+    """The conditions the question's values meet, each met by some node; `exclude`: folded
+    phrases already bound to nodes by name (they are starts of their own)."""
+    found: dict[tuple[str, Condition], str] = {}
+    bound = [f" {name} " for name in exclude]
+    for phrase in said.phrases:
+        key = folded(phrase)
+        if any(f" {key} " in name for name in bound) or set(key.split()) <= FUNCTION_WORDS:
+            continue
+        for type_name, feature, value in sorted(index.values.get(key, ())):
+            if value in phrase or _categorical(index, type_name, feature):
+                found.setdefault((type_name, Condition(feature, "=", value)), phrase)
+    for word in said.words:
+        for type_name, feature, value in sorted(index.categories.get(stem(word), ())):
+            found.setdefault((type_name, Condition(feature, "=", value)), word)
+    for (type_name, feature), kind in sorted(index.kinds.items()):
+        if kind == NUMBER:
+            for number in said.numbers:
+                found.setdefault((type_name, Condition(feature, "=", number)), str(number))
+        elif kind == DATE:
+            for date in said.dates:
+                found.setdefault((type_name, Condition(feature, "=", date)), date)
+            for number in said.numbers:
+                if 1000 <= number <= 2999 and not any(d.startswith(str(number)) for d in said.dates):
+                    found.setdefault((type_name, Condition(feature, "STARTS WITH", str(number))), str(number))
+    met = [Anchor(t, c, s) for (t, c), s in found.items() if _met(store, t, (c,))]
+    used = {word for anchor in met for word in folded(anchor.said).split()}
+    return met + _mentions(index, store, said, used)
+
+
+def _mentions(index: ValueIndex, store, said: QuestionValues, used: set[str]) -> list[Anchor]:
+    """Long texts (and lists of texts) that mention a run of the question's content words (not
+    those another anchor holds): the longest runs first, a shorter piece only where its run
+    meets nothing; a run more than MAX_SHARE of the nodes mention is no anchor."""
+    runs, run = [], []
+    for word in (*said.words, ""):
+        if word and word not in FUNCTION_WORDS and not word.isdigit() and word not in used:
+            run.append(word)
+        elif run:
+            runs.append(run)
+            run = []
+    found = []
+    for (type_name, feature), kind in sorted(index.kinds.items()):
+        if kind not in (LONG_TEXT, LIST):
+            continue
+        total = index.sizes.get(type_name, 0)
+        for words in runs:
+            pieces = [words[i:j] for n in range(len(words), 0, -1) for i, j in [(i, i + n) for i in range(len(words) - n + 1)]]
+            for piece in pieces:
+                text = " ".join(piece)
+                if len(piece) == 1 and len(text) < MIN_MENTION:
+                    continue
+                condition = Condition(feature, "CONTAINS", text, kind == LIST)
+                count = _count(store, type_name, (condition,))
+                if 0 < count <= max(1, MAX_SHARE * total):
+                    found.append(Anchor(type_name, condition, text))
+                    break
+    return found
+
+
+def starts_of(found: list[Anchor], store, *,
+              max_starts: int = MAX_STARTS) -> list[tuple[str, tuple[Condition, ...], frozenset[str]]]:
+    """The anchors as starts: per node type, all its conditions together where some node meets
+    them all (of one feature, one value: "physics or chemistry" is two starts), then each alone;
+    at most `max_starts`, those with more conditions first; each with the question's words it
+    binds."""
+    by_type: dict[str, list[Condition]] = defaultdict(list)
+    for anchor in found:
+        by_type[anchor.type_name].append(anchor.condition)
+    starts = []
+    for type_name, conditions in by_type.items():
+        per_feature: dict[str, list[Condition]] = defaultdict(list)
+        for condition in conditions:
+            per_feature[condition.feature].append(condition)
+        combined = _combinations(list(per_feature.values()))
+        together = [c for c in combined if len(c) > 1 and _met(store, type_name, c)]
+        starts += [(type_name, c) for c in together]
+        starts += [(type_name, (c,)) for c in conditions]
+    starts = list(dict.fromkeys(starts))
+    starts.sort(key=lambda start: -len(start[1]))
+    words = {(a.type_name, a.condition): frozenset(folded(a.said).split()) for a in found}
+    return [(t, c, frozenset().union(*(words[(t, one)] for one in c))) for t, c in starts[:max_starts]]
+
+
+FUNCTION_WORDS = frozenset({"a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "from", "and", "or",
+                            "not", "no", "is", "was", "are", "were", "be", "who", "what", "which", "when", "where",
+                            "how", "did", "does", "do", "has", "have", "had", "it", "its", "their", "his", "her"})
+
+
+def _categorical(index: ValueIndex, type_name: str, feature: str) -> bool:
+    return (type_name, feature) in index.categorical
+
+
+def folded(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def stem(word: str) -> str:
+    """A word without its plural or adjective ending, for meeting a category's words."""
+    word = word.lower()
+    for ending in ("ies", "s"):
+        if len(word) > 4 and word.endswith(ending) and not word.endswith("ss"):
+            return word[: -len(ending)] + ("y" if ending == "ies" else "")
+    return word
+
+
+def _kind(type_text: str) -> str:
+    if type_text.endswith("[]"):
+        return LIST
+    if type_text.upper() in {"INT64", "INT32", "INT16", "INT8", "DOUBLE", "FLOAT", "UINT64", "UINT32"}:
+        return NUMBER
+    if type_text.upper() in {"DATE", "TIMESTAMP"}:
+        return DATE
+    return TEXT
+
+
+def _combinations(groups: list[list[Condition]], limit: int = 16) -> list[tuple[Condition, ...]]:
+    """One condition of each feature, every way, at most `limit` ways."""
+    combined: list[tuple[Condition, ...]] = [()]
+    for group in groups:
+        combined = [(*c, g) for c in combined for g in group][:limit]
+    return combined
+
+
+def _met(store, type_name: str, conditions: tuple[Condition, ...]) -> bool:
+    where = " AND ".join(print_expression(c.expression("n")) for c in conditions)
+    return bool(store.query(f"MATCH (n:{cypher_name(type_name)}) WHERE {where} RETURN n LIMIT 1"))
+
+
+def _count(store, type_name: str, conditions: tuple[Condition, ...]) -> int:
+    where = " AND ".join(print_expression(c.expression("n")) for c in conditions)
+    return store.query(f"MATCH (n:{cypher_name(type_name)}) WHERE {where} RETURN count(*) AS c")[0]["c"]
+
+
+__all__ = ["Anchor", "Condition", "QuestionValues", "ValueIndex", "anchors", "starts_of", "TEXT", "DATE", "NUMBER",
+           "LIST"]

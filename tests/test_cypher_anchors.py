@@ -1,0 +1,124 @@
+"""Anchors by value and the readings built on them (graphs/cypher/anchors.py, candidates.py) on the
+real Nobel graph, no LLM: a question's words, numbers and dates bind to stored values as the graph
+holds them, and every reading is a gated query that Kuzu runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from glm_dspy.modules.question_facts import question_dates, question_values
+from graphs.cypher import gate
+from graphs.cypher.anchors import DATE, LIST, NUMBER, TEXT, Condition, ValueIndex, anchors, starts_of
+from graphs.cypher.candidates import (COUNT, Candidate, Hop, Start, joined_candidates, paths_from,
+                                      same_value_candidates)
+from graphs.store import GraphStore
+
+
+@pytest.fixture(scope="module")
+def store(nobel_db):
+    return GraphStore.open(nobel_db)
+
+
+@pytest.fixture(scope="module")
+def index(store):
+    return ValueIndex.build(store, store.schema)
+
+
+def bound(index, store, question):
+    return {(a.type_name, a.condition) for a in anchors(index, store, question_values(question))}
+
+
+def run(store, candidate):
+    assert gate(candidate.cypher).text == candidate.cypher
+    return [next(iter(row.values())) for row in store.read(candidate.cypher).rows]
+
+
+def test_each_features_kind_is_read_from_the_graph(index):
+    assert index.kind("laureate", "birth_date") == DATE  # stored as text, every value an ISO date
+    assert index.kind("prize", "year") == NUMBER and index.kind("laureate", "motivation") == LIST
+    assert index.kind("laureate", "name") == TEXT and ("prize", "category") in index.categorical
+
+
+def test_a_category_is_met_by_one_of_its_words_plurals_aside(index, store):
+    found = bound(index, store, "How many prizes in economics went to medicine people?")
+    assert ("prize", Condition("category", "=", "Economic Sciences")) in found
+    assert ("prize", Condition("category", "=", "Physiology or Medicine")) in found
+
+
+def test_other_values_are_met_only_as_written_and_never_by_function_words(index, store):
+    found = bound(index, store, "Which laureates were born with the surname Curie?")
+    assert ("laureate", Condition("family_name", "=", "Curie")) in found
+    assert not any(c.value in ("Born", "The") for _, c in found)  # Max Born, The Svedberg: not "born", "the"
+
+
+def test_numbers_meet_the_integers_and_the_dates_that_hold_them(index, store):
+    found = bound(index, store, "Who won the 1903 prize?")
+    assert ("prize", Condition("year", "=", 1903)) in found
+    assert ("prize", Condition("date_awarded", "STARTS WITH", "1903")) in found
+    assert not bound(index, store, "Which prizes of the 1900s?") & {("prize", Condition("year", "=", 1900))}
+
+
+@pytest.mark.parametrize("text,dates", [("born on 7 November 1867?", ["1867-11-07"]),
+                                        ("on November 7th, 1867", ["1867-11-07"]), ("1867-11-07", ["1867-11-07"]),
+                                        ("in 1867", [])])
+def test_dates_are_read_in_the_ways_people_write_them(text, dates):
+    assert question_dates(text) == dates
+
+
+def test_a_date_binds_to_the_feature_that_holds_it(index, store):
+    found = bound(index, store, "Which laureate was born on 7 November 1867?")
+    assert ("laureate", Condition("birth_date", "=", "1867-11-07")) in found
+
+
+def test_long_texts_are_met_by_the_longest_run_of_content_words_that_is_rare(index, store):
+    found = [a for a in anchors(index, store, question_values("Who was honoured for the discovery of radium?"))
+             if a.condition.op == "CONTAINS"]
+    assert found and all(a.type_name == "laureate" and a.condition.feature == "motivation" for a in found)
+    start = Start.anchored("laureate", (found[0].condition,))
+    names = run(store, Candidate(start, (), "name"))
+    assert "Marie Curie" in names and len(names) <= 5
+
+
+def test_conditions_on_one_type_are_also_taken_together(index, store):
+    found = anchors(index, store, question_values("Who won the 1903 physics prize?"))
+    starts = starts_of(found, store)
+    together = [(t, c) for t, c, _ in starts if t == "prize" and {x.feature for x in c} >= {"year", "category"}]
+    assert together
+    type_name, conditions = together[0]
+    start = Start.anchored(type_name, conditions)
+    hop = Hop("laureate", True, "laureate")
+    assert "Marie Curie" in run(store, Candidate(start, (hop,), "name"))
+
+
+def test_a_last_hop_to_several_types_reads_them_all(store):
+    (row,) = store.query("MATCH (l:laureate {name: 'Marie Curie'}) RETURN l.id AS id")
+    curie = Start.named("laureate", "name", "Marie Curie", row["id"])
+    paths = paths_from(store, curie, max_hops=1)
+    union = [p for p in paths if p and p[-1].also]
+    assert union, "mentor and student reach laureates and scholars"
+    for path in union:
+        candidate = Candidate(curie, path, "name")
+        assert ":" + ":".join(path[-1].labels) in candidate.cypher  # Kuzu reads (x:A:B) as A or B
+        single = {v for t in path[-1].labels for v in run(store, Candidate(curie, (path[-1].__class__(
+            path[-1].relation, path[-1].outgoing, t),), "name"))}
+        assert set(run(store, candidate)) == single
+
+
+def test_nodes_that_share_a_value_with_a_named_node(store):
+    (row,) = store.query("MATCH (l:laureate {name: 'Pierre Curie'}) RETURN l.id AS id")
+    pierre = Start.named("laureate", "name", "Pierre Curie", row["id"])
+    same = {c.same: c for c in same_value_candidates(store.schema, pierre) if c.returns == "name"}
+    assert "name" not in same and "motivation" not in same  # not its name, not a list
+    names = run(store, same["family_name"])
+    assert "Marie Curie" in names and "Pierre Curie" not in names
+
+
+def test_two_starts_meet_where_their_paths_reach_the_same_nodes(index, store):
+    female = Start.anchored("laureate", (Condition("gender", "=", "female"),), frozenset({"female"}))
+    poland = Start.named("country", "name", "Poland", store.query(
+        "MATCH (c:country {name: 'Poland'}) RETURN c.id AS id")[0]["id"])
+    met = joined_candidates(store, store.schema, female, [()], poland, paths_from(store, poland, max_hops=2))
+    names = [run(store, c) for c in met if c.returns == "name"]
+    assert any("Marie Curie" in found for found in names)
+    assert all(c.returns == COUNT or c.join is not None for c in met)
+    assert not joined_candidates(store, store.schema, female, [()], female, [()])  # one word is one reading

@@ -1,0 +1,61 @@
+"""GLM's first lever (issue 31): the graph's readings of a question answer it before Algorithm 1.
+Control flow only, with scripted DummyLM outputs over the real Nobel graph; what the levers are
+worth is measured by `glm-dspy eval` (docs/benchmarks.md)."""
+
+from __future__ import annotations
+
+import dspy
+import pytest
+from dspy.utils import DummyLM
+
+from glm_dspy.modules.glm import GLM
+
+QUESTION = "In which city was Marie Curie born?"
+
+
+def run(program, answers, question=QUESTION):
+    with dspy.context(lm=DummyLM(answers)):
+        return program(question=question)
+
+
+def agents(prediction):
+    return [step["agent"] for step in prediction.steps]
+
+
+def test_the_nearest_reading_answers_without_a_call(nobel_graph):
+    prediction = run(GLM(nobel_graph, compiled=None, readings="nearest", bank_match=2.0), [])
+    assert prediction.answer == "Warsaw" and prediction.num_calls == 0 and prediction.error_category is None
+    assert agents(prediction) == ["graph", "graph"] and "rel_birth_city" in prediction.steps[-1]["code"]
+
+
+def test_the_model_picks_a_reading_in_one_call(nobel_graph):
+    program = GLM(nobel_graph, compiled=None, readings="model", bank_match=2.0)
+    shown = [r.words() for r, _, _ in program.readings.shown(QUESTION)]
+    prediction = run(program, [{"choice": str(shown.index("Marie Curie -> birth city: name") + 1)}])
+    assert prediction.answer == "Warsaw" and prediction.num_calls == 1 and agents(prediction) == ["choose", "graph"]
+
+
+def test_the_models_none_goes_on_to_algorithm_1(nobel_graph):
+    program = GLM(nobel_graph, compiled=None, readings="model", bank_match=2.0, act="python",
+                  kind="deterministic", max_repairs=0, samples=0)
+    prediction = run(program, [{"choice": "0"}, {"code": 'print("Paris")'}])
+    assert agents(prediction)[:2] == ["choose", "act"]  # the readings gave way; Algorithm 1 went on
+
+
+def test_readings_off_is_algorithm_1_alone(nobel_graph):
+    program = GLM(nobel_graph, compiled=None, readings=None, act="python", kind="deterministic",
+                  max_repairs=0, samples=0)
+    prediction = run(program, [{"code": 'print("Paris")'}])
+    assert agents(prediction)[0] == "act" and program.readings is None
+
+
+def test_a_question_the_bank_holds_in_its_form_goes_to_algorithm_1(nobel_graph):
+    program = GLM(nobel_graph, compiled=None, readings="nearest", act="cypher")
+    assert program.cypher.form_similarity(QUESTION) > program.bank_match  # the bank asks "In which city was X born?"
+    assert not program._reads(QUESTION)
+    assert program._reads("Name the town Marie Curie came into the world in, please.")
+
+
+def test_an_unknown_readings_option_is_refused(nobel_graph):
+    with pytest.raises(ValueError, match="readings must be"):
+        GLM(nobel_graph, compiled=None, readings="embedder")
