@@ -264,7 +264,7 @@ def test_a_record_traces_each_step_and_marks_the_samples(tiny_graph, tmp_path):
     year = {"code": 'print(NodeFeature("p1", "year"))'}
     lm = DummyLM([{"kind": "deterministic"}, {"code": "print(1/0)"}, *[year] * DEFAULT_SAMPLES])
     with dspy.context(lm=lm):
-        [record] = run_eval([question], ["glm-no-readings"], tiny_graph, tmp_path)  # Algorithm 1's steps
+        [record] = run_eval([question], ["glm"], tiny_graph, tmp_path)
     assert record["em"] and [step["agent"] for step in record["trace"]] == ["classify", "act", *["act"] * DEFAULT_SAMPLES]
     assert "ZeroDivisionError" in record["trace"][1]["error"] and "sampled" not in record["trace"][1]
     assert all(step["sampled"] and step["output"] == "1843" for step in record["trace"][2:])

@@ -43,10 +43,9 @@ def test_the_models_none_goes_on_to_algorithm_1(nobel_graph):
 
 
 def test_readings_off_is_algorithm_1_alone(nobel_graph):
-    program = GLM(nobel_graph, compiled=None, readings=None, act="python", kind="deterministic",
-                  max_repairs=0, samples=0)
+    program = GLM(nobel_graph, compiled=None, act="python", kind="deterministic", max_repairs=0, samples=0)
     prediction = run(program, [{"code": 'print("Paris")'}])
-    assert agents(prediction)[0] == "act" and program.readings is None
+    assert agents(prediction)[0] == "act" and program.readings is None  # off by default
 
 
 def test_a_question_the_bank_holds_in_its_form_goes_to_algorithm_1(nobel_graph):
