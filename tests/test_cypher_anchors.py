@@ -99,8 +99,9 @@ def test_a_last_hop_to_several_types_reads_them_all(store):
     for path in union:
         candidate = Candidate(curie, path, "name")
         assert ":" + ":".join(path[-1].labels) in candidate.cypher  # Kuzu reads (x:A:B) as A or B
-        single = {v for t in path[-1].labels for v in run(store, Candidate(curie, (path[-1].__class__(
-            path[-1].relation, path[-1].outgoing, t),), "name"))}
+        last = path[-1]
+        single = {v for t in last.labels for v in run(store, Candidate(curie, (Hop(last.relation, last.outgoing, t),),
+                                                                        "name"))}
         assert set(run(store, candidate)) == single
 
 
