@@ -73,3 +73,23 @@ def test_of_a_relation_and_its_inverse_the_triples_loaders_inverse_is_the_one_le
     paths = paths_from(store, Start.named("entity", "name", "notes", row["id"]), inverses=inverse_relations(
         store, store.schema), max_hops=1)
     assert {(p[0].relation, p[0].outgoing) for p in paths if p} == {("cites", True), ("wrote", False)}
+
+
+def test_a_start_the_graph_reaches_again_by_other_relations_is_read_and_a_turn_back_leaves_it_out(tmp_path):
+    from glm_dspy import cli
+
+    (tmp_path / "kb.tsv").write_text("rome\tcanonical_version\trome\nrome\tcovers\tvolare\nvolare\tcovered_by\trome\n"
+                                     "volare\tcovers\tnel blu\nparis\tcovers\tvolare\n")
+    assert cli.main(["build", f"triples:{tmp_path / 'kb.tsv'}", "--db", str(tmp_path / "db")]) == 0
+    store = GraphStore.open(tmp_path / "db")
+    (row,) = store.query("MATCH (e:entity {name: 'rome'}) RETURN e.id AS id")
+    rome = Start.named("entity", "name", "rome", row["id"])
+    by_path = {tuple((h.relation, h.outgoing) for h in c.hops): c for c in candidates_from(store, store.schema, rome)
+               if c.returns == "name"}
+    # a self-loop and a cycle of two other relations reach the start: the graph says so
+    for path in ([("canonical_version", True)], [("covers", True), ("covered_by", True)]):
+        reading = by_path[tuple(path)]
+        assert not reading.excludes_start and "rome" in {r["name"] for r in store.read(reading.cypher).rows}
+    # back over the relation just taken, the start is there by construction: the others are meant
+    back = by_path[(("covers", True), ("covers", False))]
+    assert back.excludes_start and [r["name"] for r in store.read(back.cypher).rows] == ["paris"]

@@ -88,3 +88,33 @@ def test_a_question_naming_values_not_nodes_starts_from_them(program):
 ])
 def test_what_a_question_asks_for_is_read_from_its_words(question, kind, thing):
     assert asked(question) == kind and asked_thing(question) == thing
+
+
+@pytest.fixture(scope="module")
+def triples_graph(tmp_path_factory, embedder):
+    from glm_dspy import cli
+    from glm_dspy.graph import open_graph
+
+    folder = tmp_path_factory.mktemp("kb")
+    (folder / "kb.tsv").write_text(
+        "Jamal Mirsadeghi\tpeople_person_nationality\tIran\nIran\tmusic_recording_artist\tAzra\n"
+        "Iran\tlocation_location_contains\tTehran\nJamal Mirsadeghi\tpeople_person_place_of_birth\tTehran\n"
+        "Azra\tmusic_artist_genre\tRock\nRome\tmusic_recording_canonical_version\tRome\n"
+        "Rome\tmusic_recording_artist\tAzra\n")
+    assert cli.main(["build", f"triples:{folder / 'kb.tsv'}", "--db", str(folder / "db")]) == 0
+    with open_graph(folder / "db", embedder=embedder) as graph:
+        yield graph
+
+
+@pytest.mark.parametrize("question, answer", [
+    # every relation the question says is bound: the one-hop reading (Iran) leaves "artist" unsaid
+    ("what is the artist of Jamal_Mirsadeghi 's nationality ?", "Azra"),
+    ("what is the Jamal_Mirsadeghi 's nationality 's artist ?", "Azra"),
+    # a node the graph reaches from itself is an answer, not an echo of the question
+    ("what is the Rome 's canonical_version ?", "Rome"),
+])
+def test_the_reading_that_binds_every_said_relation_answers(triples_graph, question, answer):
+    from glm_dspy.steps import StepLog
+
+    found = Discriminate(triples_graph).answer(question, StepLog())
+    assert found is not None and found[0] == answer, found

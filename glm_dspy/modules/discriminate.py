@@ -44,9 +44,10 @@ from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.question_facts import NAME, YES_NO, asked, asked_words, compares, fits, question_values, word_stem
 from glm_dspy.signatures import ChooseReading
 from glm_dspy.steps import RETRIEVAL_ERROR, Step, StepLog
-from graphs.cypher.anchors import ValueIndex, anchors, folded, starts_of, stem
+from graphs.cypher.anchors import FUNCTION_WORDS, ValueIndex, anchors, folded, starts_of, stem
 from graphs.cypher.candidates import (COUNT, Candidate, Start, inverse_relations, joined_candidates, paths_from,
                                       readings_of, same_value_candidates)
+from graphs.triples import INVERSE_PREFIX
 
 DEFAULT_K = 8  # readings shown to the model
 PATHS = 24  # paths whose readings are ranked one by one
@@ -56,6 +57,7 @@ COVER_BONUS = 0.05  # of cosine, per word of the question a reading's starts bin
 UNION_BONUS = 0.02  # of cosine, to a last hop read into all the types it reaches (a mentor, laureate or not)
 RELATION_BONUS = 0.06  # of cosine, per hop whose relation the question says
 FEATURE_BONUS = 0.05  # of cosine, to a reading that returns a feature the question names
+UNSAID_COST = 0.06  # of cosine, per word of the question's that names a schema relation, type or feature the reading leaves unbound
 MAX_VALUES = 20  # values joined into an answer
 SHOWN_VALUES = 3  # values of each reading the model is shown
 MAX_TRIED = 40  # readings run to find `k` that read rows
@@ -77,6 +79,7 @@ class Discriminate(dspy.Module):
         self._values: ValueIndex | None = None
         self._built = threading.Lock()  # the two above are read from the graph once, by one thread
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._words: set[str] | None = None  # `_schema_words`
 
     def starts(self, question: str) -> list[Start]:
         """The nodes the question names, then those the values it says meet."""
@@ -153,9 +156,22 @@ class Discriminate(dspy.Module):
         path_scores = self._embed(paths) @ asked_vector + np.array([_path_fit(by_path[p], said, thing) for p in paths])
         near = {paths[i] for i in np.argsort(-path_scores, kind="stable")[:PATHS]}
         found = [c for c in found if c.path_words() in near]
+        schema_words = self._schema_words() & set(said)
         scores = self._embed([c.words() for c in found]) @ asked_vector \
-            + np.array([_path_fit(c, said, thing) + _returns_fit(c, said) for c in found])
+            + np.array([_path_fit(c, said, thing) + _returns_fit(c, said) - UNSAID_COST * _unsaid(c, schema_words)
+                        for c in found])
         return [found[i] for i in np.argsort(-scores, kind="stable")]
+
+    def _schema_words(self) -> set[str]:
+        """The stems of the words of the graph's relation, node type and feature names, but
+        function words ("of", "in")."""
+        if self._words is None:
+            schema = self.graph.schema
+            names = [*schema.relations, *schema.node_types,
+                     *(f for t in schema.node_types.values() for f in t.features)]
+            self._words = {word_stem(w) for name in names for w in name.lower().split("_")
+                           if w and w not in FUNCTION_WORDS and not w.isdigit()} - {word_stem(INVERSE_PREFIX.rstrip("_"))}
+        return self._words
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
@@ -168,7 +184,9 @@ class Discriminate(dspy.Module):
 
     def shown(self, question: str) -> list[tuple[Candidate, list[str], str]]:
         """The first `k` readings (nearest first) that read rows: each with its values and the
-        text that ran."""
+        text that ran. A reading that reads back only what the question states (the full name
+        it gives, its start's own name) is an echo and is left out; the names of nodes a path
+        reaches are what the graph holds, even where the question says them."""
         kept, seen = [], set()
         said = set(folded(question).split())  # a reading that reads back only what the question says is an echo
         for reading in self.readings(question)[:MAX_TRIED]:
@@ -176,7 +194,7 @@ class Discriminate(dspy.Module):
             values = list(dict.fromkeys(_text(next(iter(row.values()))) for row in result.rows
                                         if next(iter(row.values())) not in (None, [], "")))
             if values and not (reading.returns == COUNT and values == ["0"]) and tuple(values) not in seen \
-                    and not all(set(folded(v).split()) <= said for v in values):
+                    and not (_states(reading, self.graph.schema) and all(set(folded(v).split()) <= said for v in values)):
                 seen.add(tuple(values))
                 kept.append((reading, values, result.text))
             if len(kept) == self.k:
@@ -239,6 +257,25 @@ def _path_fit(c: Candidate, said: Counter, thing: str | None) -> float:
     asked_type = thing is not None and stem(thing) in end_types
     return (- HOP_COST * len(hops) + RELATION_BONUS * relation_words + COVER_BONUS * len(c.bound)
             + THING_BONUS * asked_type + UNION_BONUS * bool(c.hops and c.hops[-1].also))
+
+
+def _states(c: Candidate, schema) -> bool:
+    """Whether the reading's values could be the question's own words: a feature of its start,
+    or a feature other than the name of the nodes a path reaches."""
+    return not c.hops or c.returns != schema.node_types[c.end_type].text_feature
+
+
+def _unsaid(c: Candidate, asked: set[str]) -> int:
+    """How many of the question's schema words (`asked`: stems of the words of relation, type
+    and feature names the question says, but for those its starts were bound from) the reading
+    leaves unbound: said neither by its relations, nor its node types, nor what it returns."""
+    hops = c.hops + (c.join[1] if c.join else ())
+    starts = (c.start, c.join[0]) if c.join else (c.start,)
+    names = [hop.relation for hop in hops] + [t for hop in hops for t in hop.labels] + [c.returns] \
+        + [s.type_name for s in starts] + [cond.feature for s in starts for cond in s.conditions]
+    used = {word_stem(w) for name in names for w in name.split("_")}
+    bound = {word_stem(w) for s in starts for w in s.bound}
+    return len(asked - used - bound)
 
 
 def _returns_fit(c: Candidate, said: Counter) -> float:

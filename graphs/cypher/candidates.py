@@ -20,7 +20,7 @@ from graphs.cypher.anchors import Condition
 from graphs.cypher.printer import print_expression, print_pattern, print_query
 from graphs.cypher.syntax import (Binary, FunctionCall, Literal, Match, NodePattern, PatternPart, Projection, Property,
                                   Query, RelPattern, Return, SingleQuery, Variable)
-from graphs.literal import cypher_name
+from graphs.literal import cypher_name, string_literal
 from graphs.schema import REL_PREFIX
 from graphs.triples import INVERSE_PREFIX
 
@@ -253,7 +253,7 @@ def readings_of(schema, start: Start, paths, join: "tuple[Start, tuple[Hop, ...]
     named = {c.feature for c in start.conditions}
     for path in paths:
         end_types = path[-1].labels if path else (start.type_name,)
-        excludes = bool(path) and start.type_name in end_types
+        excludes = start.type_name in end_types and turns_back(path)
         shared = [schema.node_types[t].features for t in end_types]
         features = [f for f in shared[0] if all(f in other for other in shared[1:]) and (path or join or f not in named)]
         result += [Candidate(start, path, feature, excludes, join) for feature in features]
@@ -300,10 +300,19 @@ def _turns_back(previous: Hop, hop: Hop) -> bool:
     return previous.relation == hop.relation and previous.outgoing != hop.outgoing
 
 
+def turns_back(path: tuple[Hop, ...]) -> bool:
+    """Whether the path goes back over a relation it has just taken (a prize's laureates: the
+    start is among them by construction, so a reading of it means the others). A path that
+    reaches its start any other way (a self-loop, a cycle of other relations) reads it as the
+    graph says."""
+    return any(_turns_back(previous, hop) for previous, hop in zip(path, path[1:]))
+
+
 def _next_hops(store, start: Start, path: tuple[Hop, ...]) -> list[Hop]:
     """The relations that leave (or reach) the nodes at the end of `path`, with the types they go
-    to: only hops that reach some node other than the start (a path back to the start's type
-    reaches others, or is not taken)."""
+    to. A hop back over the relation just taken counts only where it reaches some node other
+    than the start (a path back to the start's type reaches others, or is not taken); any other
+    hop may reach the start itself (a self-loop, a cycle)."""
     probe = Candidate(start, path, COUNT).tree().parts[0].clauses[0]
     pattern = print_pattern(probe.patterns[0])
     where = f" WHERE {print_expression(probe.where)}" if probe.where is not None else ""
@@ -311,8 +320,10 @@ def _next_hops(store, start: Start, path: tuple[Hop, ...]) -> list[Hop]:
     first = "x" if not path else "a"
     hops = []
     for outgoing, arrow in ((True, "-[glm_r]->"), (False, "<-[glm_r]-")):
+        back = path and path[-1].outgoing != outgoing  # the hop just taken, reversed, returns to the start
+        other = f"glm_b <> {first} OR label(glm_r) <> {string_literal(REL_PREFIX + path[-1].relation)}" if back else "true"
         rows = store.query(f"MATCH {pattern}{where} WITH DISTINCT {carried} LIMIT {MAX_FRONTIER} "
-                           f"MATCH (x){arrow}(glm_b) WHERE glm_b <> {first} "
+                           f"MATCH (x){arrow}(glm_b) WHERE {other} "
                            f"RETURN DISTINCT label(glm_r) AS r, label(glm_b) AS t")
         hops += [Hop(row["r"].removeprefix(REL_PREFIX), outgoing, row["t"]) for row in rows]
     return sorted(hops, key=lambda hop: (hop.relation, not hop.outgoing, hop.type_name))
