@@ -97,7 +97,8 @@ def read_results(path: Path) -> list[dict[str, Any]]:
 def _trace(steps: list[dict]) -> list[dict]:
     """What each step did, short enough to keep in every record (for error analysis, docs/benchmarks.md)."""
     return [{"agent": step["agent"], "attempt": step.get("attempt", 0), **({"sampled": True} if step.get("sampled") else {}),
-             **{key: step[key][:TRACE_CHARS] for key in ("code", "output", "error") if step.get(key)}}
+             **{key: step[key][:TRACE_CHARS] for key in ("code", "output", "error") if step.get(key)},
+             **({"rewrites": [r["name"] for r in step["rewrites"]]} if step.get("rewrites") else {})}
             for step in steps]
 
 

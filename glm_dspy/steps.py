@@ -59,6 +59,10 @@ class Step:
     prefetched: int = 0
     prefetch_s: float = 0.0
     prefetch_hidden_s: float = 0.0
+    # writers only: the model's own text, before any rewrite, and each rewrite that changed it, in
+    # order: {"name", "before", "after"} (Text2Cypher's passes, rewrites.py); `code` is what ran
+    raw: str | None = None
+    rewrites: tuple[dict, ...] = ()
 
     def __post_init__(self):
         assert self.agent in AGENTS, self.agent
@@ -66,6 +70,8 @@ class Step:
         assert self.ok is None or self.agent in WRITERS, (self.agent, self.ok)
         assert not self.sampled or (self.agent == "act" and self.attempt > 0), (self.agent, self.attempt)
         assert self.prefetched == 0 or self.agent == "act", (self.agent, self.prefetched)
+        assert (self.raw is None and not self.rewrites) or self.agent in WRITERS, (self.agent, self.rewrites)
+        self.rewrites = tuple(self.rewrites)  # a journaled step's list
         assert self.cached_tokens <= self.prompt_tokens or self.prompt_tokens == 0
         assert len(self.temperatures) <= self.num_calls and 0 <= self.num_truncated <= self.num_calls, self
 

@@ -9,7 +9,7 @@ import pytest
 from dspy.utils import DummyLM
 
 from glm_dspy.modules.discriminate import Discriminate
-from glm_dspy.modules.question_facts import COUNT, DATE, NAME, YES_NO, asked, asked_thing
+from glm_dspy.modules.question_facts import COUNT, DATE, NAME, YES_NO, alternatives, asked, asked_thing
 
 QUESTION = "In which city was Marie Curie born?"
 
@@ -85,9 +85,20 @@ def test_a_question_naming_values_not_nodes_starts_from_them(program):
     ("In which year did X win?", DATE, "year"), ("Did Louis Pasteur ever win a Nobel Prize?", YES_NO, None),
     ("Which institutions in Brussels had a laureate?", NAME, "institution"), ("Who mentored X?", NAME, None),
     ("Which other laureate was born on the same day?", NAME, "laureate"), ("What is the motto of X?", None, None),
+    ("Is X's darling a man or a woman?", None, None),  # a choice between offered answers, not yes or no
 ])
 def test_what_a_question_asks_for_is_read_from_its_words(question, kind, thing):
     assert asked(question) == kind and asked_thing(question) == thing
+
+
+def test_a_choice_offers_its_answers_and_the_reading_that_reads_one_comes_first(nobel_graph):
+    assert alternatives("Is X's darling a man or a woman ?") == ("man", "woman")
+    assert alternatives("Was it a physics or a chemistry prize?") == ("physics", "chemistry")
+    assert alternatives("Is Roald Hoffmann still alive?") == () == alternatives("Who won, X or Y?")
+    assert alternatives("Was she born in Paris or in Warsaw?") == ("paris", "warsaw")
+    for name, city in (("Marie Curie", "Warsaw"), ("Pierre Curie", "Paris")):
+        shown = Discriminate(nobel_graph).shown(f"Was {name} born in Paris or in Warsaw?")
+        assert shown[0][1] == [city], [(c.words(), v) for c, v, _ in shown[:3]]
 
 
 @pytest.fixture(scope="module")
@@ -118,3 +129,30 @@ def test_the_reading_that_binds_every_said_relation_answers(triples_graph, quest
 
     found = Discriminate(triples_graph).answer(question, StepLog())
     assert found is not None and found[0] == answer, found
+
+
+def test_the_words_a_bank_teaches_for_relations_bind_a_reading_s_hops(tmp_path, embedder):
+    """PathQuestion says "darling" for spouse and "dad" for parents: words no relation is named
+    by. A bank that pairs them with those relations teaches them (RelationWords), and the
+    reading that takes both hops binds the question; without them the one hop (philip) wins."""
+    from glm_dspy import cli
+    from glm_dspy.graph import open_graph
+    from glm_dspy.modules.relation_words import RelationWords
+    from glm_dspy.steps import StepLog
+
+    (tmp_path / "kb.tsv").write_text("isabella\tparents\tphilip\nphilip\tspouse\tjoan\nphilip\tgender\tmale\n"
+                                     "joan\tgender\tfemale\nisabella\tspouse\tedmund\n")
+    assert cli.main(["build", f"triples:{tmp_path / 'kb.tsv'}", "--db", str(tmp_path / "db")]) == 0
+
+    def chain(name, relation):
+        return f"MATCH (a:entity {{name: '{name}'}})-[:rel_{relation}]->(b:entity) RETURN b.name"
+    bank = [{"question": f"who is the darling of {n} ?", "cypher": chain(n, "spouse")} for n in "abcdef"] \
+        + [{"question": f"who is {n} 's dad ?", "cypher": chain(n, "parents")} for n in "ghijkl"]
+    with open_graph(tmp_path / "db", embedder=embedder) as graph:
+        taught = RelationWords.learn(bank, graph.schema.relations)
+        assert taught.usable and taught.words["darling"] == ("spouse", True)
+        question = "the darling of isabella 's dad ?"
+        found = Discriminate(graph, relation_words=taught).answer(question, StepLog())
+        assert found is not None and found[0] == "joan", found
+        untaught = Discriminate(graph, relation_words=RelationWords.learn([], graph.schema.relations))
+        assert untaught.answer(question, StepLog())[0] != "joan"

@@ -136,9 +136,26 @@ def test_a_hop_the_node_does_not_have_walks_to_the_relationship_it_has(nobel_gra
         prediction = program(question="In which city was Marie Curie born?")
     assert prediction.answer == "Warsaw" and len(lm.history) == 1
     first = [s for s in prediction.steps if s["agent"] == "cypher"][0]
-    assert "returned no rows" in first["error"] and not first["ok"]  # Act's own query did not answer
+    assert "can match nothing in this graph" in first["error"] and not first["ok"]  # Act's own query did not answer
     walked, note = program.walk("MATCH (l:laureate {name: 'Nobody Atall'})-[:rel_prize]->(p:prize) RETURN p.year")
     assert walked is None and note.endswith("(l:laureate {name: 'Nobody Atall'}) matches nothing")
+
+
+def test_a_hop_the_node_cannot_take_is_an_error_to_resolve_never_a_count_of_0(nobel_graph):
+    """A country has no rel_born_laureate (a city has): the count would read 0 rows as 0."""
+    program = Text2Cypher(nobel_graph)
+    wrong = "MATCH (c:country {name: 'Poland'})-[:rel_born_laureate]->(l:laureate) RETURN count(DISTINCT l)"
+    (row,) = nobel_graph.store.query(wrong)
+    assert list(row.values()) == [0]  # what it would have answered
+    problem = program.validate(wrong)
+    assert problem.startswith("the query can match nothing in this graph") and "rel_born_laureate" in problem
+    right = ("MATCH (c:country {name: 'Poland'})<-[:rel_country]-(:city)-[:rel_born_laureate]->(l:laureate) "
+             "RETURN count(DISTINCT l)")
+    lm = DummyLM([{"cypher": wrong}, {"cypher": right}])
+    with dspy.context(lm=lm):
+        prediction = program(question="How many laureates were born in Poland?")
+    assert prediction.answer not in ("", "0") and int(prediction.answer) > 0
+    assert program.validate(right) is None
 
 
 FAMILY = ("isabella\tparents\tphilip\n"
@@ -275,6 +292,22 @@ def test_a_traced_call_says_it_wrote_the_query_that_ran(nobel_graph):
         [(predictor, _, written)] = dspy.settings.trace
     assert predictor is program.generate and prediction.answer == "Warsaw"
     assert written.cypher == prediction.cypher and "'Marie Curie'" in written.cypher
+
+
+def test_the_step_record_keeps_the_model_s_text_and_each_rewrite_that_fired_in_order(nobel_graph):
+    program = Text2Cypher(nobel_graph)
+    written = "```cypher\nMATCH (m {name: 'lawrence jones'})-[:rel_students]->(s) RETURN s.name;\n```"
+    with dspy.context(lm=DummyLM([{"cypher": written}])):
+        prediction = program(question="Who were the students of Lawrence Jones?")
+    (step,) = [s for s in prediction.steps if s["agent"] == "cypher"]
+    assert step["raw"] == written
+    names = [r["name"] for r in step["rewrites"]]
+    assert names[:3] == ["unfence", "link names", "known relation"], names
+    for before, after in zip(step["rewrites"], step["rewrites"][1:]):
+        assert before["after"] == after["before"]  # each pass reads what the one before it wrote
+    assert step["rewrites"][0]["before"] == written and "rel_student]" in step["rewrites"][2]["after"]
+    assert [name for name, _ in program.passes(None)] == [
+        "unfence", "link names", "relabel", "known relation", "known properties", "return end", "nested property"]
 
 
 def test_a_training_question_can_be_shown_no_example_of_its_own_shape(nobel_graph):

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import functools
 import re
-import threading
 from collections import Counter, OrderedDict
 
 import dspy
@@ -41,7 +40,11 @@ from glm_dspy.grammar.reply import reply_grammar
 from glm_dspy.grammar.snippet import choice
 from glm_dspy.lm.structured import with_grammar
 from glm_dspy.modules.calls import call_agent
-from glm_dspy.modules.question_facts import NAME, YES_NO, asked, asked_words, compares, fits, question_values, word_stem
+from glm_dspy.modules.copyable_lock import CopyableLock
+from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, asked, asked_words, compares, fits,
+                                             question_values, word_stem)
+from glm_dspy.modules.relation_words import RelationWords
+from glm_dspy.modules.text2cypher.examples import default_examples_path, read_examples
 from glm_dspy.signatures import ChooseReading
 from glm_dspy.steps import RETRIEVAL_ERROR, Step, StepLog
 from graphs.cypher.anchors import FUNCTION_WORDS, ValueIndex, anchors, folded, starts_of, stem
@@ -68,18 +71,23 @@ MODEL, NEAREST = "model", "nearest"  # who chooses the reading
 
 
 class Discriminate(dspy.Module):
-    def __init__(self, graph, *, fallback=None, k: int = DEFAULT_K, max_hops: int = 3, chooser: str = NEAREST):
+    def __init__(self, graph, *, fallback=None, k: int = DEFAULT_K, max_hops: int = 3, chooser: str = NEAREST,
+                 relation_words: RelationWords | None = None):
         """`chooser`: NEAREST (no call: the best fitting reading that reads rows) or MODEL (one
-        ChooseReading call picks among the `k` readings shown)."""
+        ChooseReading call picks among the `k` readings shown). `relation_words`: the words the
+        graph's bank teaches for its relations (glm_dspy/modules/relation_words.py; Text2Cypher's
+        own, where GLM has one); None: learned from the graph's bank on first use."""
         super().__init__()
+        self._relation_words = relation_words
         assert 1 <= k <= 9 and max_hops >= 1 and chooser in (MODEL, NEAREST), (k, max_hops, chooser)
         self.graph, self.fallback, self.k, self.max_hops, self.chooser = graph, fallback, k, max_hops, chooser
         self.choose = dspy.Predict(ChooseReading, max_tokens=24)
         self._inverses: set | None = None
         self._values: ValueIndex | None = None
-        self._built = threading.Lock()  # the two above are read from the graph once, by one thread
+        self._built = CopyableLock()  # the two above are read from the graph once, by one thread
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._words: set[str] | None = None  # `_schema_words`
+        self._taught: dict[str, tuple[str, bool]] | None = None  # `_taught_words`
 
     def starts(self, question: str) -> list[Start]:
         """The nodes the question names, then those the values it says meet."""
@@ -129,6 +137,34 @@ class Discriminate(dspy.Module):
                 self._values = ValueIndex.build(self.graph.store, self.graph.schema)
             if self._inverses is None:
                 self._inverses = inverse_relations(self.graph.store, self.graph.schema)
+            if self._taught is None:
+                self._taught = self._taught_words()
+
+    def _mentions(self, question: str) -> Counter:
+        """How often the question says each relation in words the bank teaches for it (a run
+        of words taught for one relation is one mention: "other half")."""
+        found: Counter = Counter()
+        previous = None
+        for word in re.findall(r"[a-z]+", question.lower()):
+            relation = self._taught.get(word)
+            if relation is not None and relation != previous:
+                found[relation] += 1
+            previous = relation
+        return found
+
+    def _taught_words(self) -> dict[str, tuple[str, bool]]:
+        """word -> the (relation, outgoing) the graph's bank teaches it for ("darling" ->
+        spouse), where the bank shows its questions spell their paths (`RelationWords.usable`);
+        a triples graph's inverse relation read as its relation backwards, as readings take it."""
+        words = self._relation_words
+        if words is None:
+            path = default_examples_path(self.graph)
+            examples = read_examples(path) if path is not None else []
+            words = RelationWords.learn(examples, self.graph.schema.relations) if examples else None
+        if words is None or not words.usable:
+            return {}
+        return {word: _forwards(relation, outgoing, self.graph.schema.relations)
+                for word, (relation, outgoing) in words.words.items()}
 
     def _thing(self, question: str) -> str | None:
         """The node type "which/what <words>" names: the first of those words that is a type's
@@ -153,13 +189,15 @@ class Discriminate(dspy.Module):
         for c in found:
             by_path.setdefault(c.path_words(), c)
         paths = list(by_path)
-        path_scores = self._embed(paths) @ asked_vector + np.array([_path_fit(by_path[p], said, thing) for p in paths])
+        taught = self._mentions(question)
+        path_scores = self._embed(paths) @ asked_vector + np.array([_path_fit(by_path[p], said, thing, taught)
+                                                                    for p in paths])
         near = {paths[i] for i in np.argsort(-path_scores, kind="stable")[:PATHS]}
         found = [c for c in found if c.path_words() in near]
-        schema_words = self._schema_words() & set(said)
+        schema_words = self._schema_words() & set(said) - {word_stem(w) for w in self._taught}
         scores = self._embed([c.words() for c in found]) @ asked_vector \
-            + np.array([_path_fit(c, said, thing) + _returns_fit(c, said) - UNSAID_COST * _unsaid(c, schema_words)
-                        for c in found])
+            + np.array([_path_fit(c, said, thing, taught) + _returns_fit(c, said)
+                        - UNSAID_COST * _unsaid(c, schema_words, taught) for c in found])
         return [found[i] for i in np.argsort(-scores, kind="stable")]
 
     def _schema_words(self) -> set[str]:
@@ -186,20 +224,26 @@ class Discriminate(dspy.Module):
         """The first `k` readings (nearest first) that read rows: each with its values and the
         text that ran. A reading that reads back only what the question states (the full name
         it gives, its start's own name) is an echo and is left out; the names of nodes a path
-        reaches are what the graph holds, even where the question says them."""
+        reaches are what the graph holds, even where the question says them. Of a question that
+        offers answers to choose from ("... a physics or a chemistry prize?"), the best reading
+        that reads one of them comes first."""
         kept, seen = [], set()
         said = set(folded(question).split())  # a reading that reads back only what the question says is an echo
+        offered = {stem(word) for word in alternatives(question)}
+        chosen = []  # of a choice between offered answers, the readings that read one of them
         for reading in self.readings(question)[:MAX_TRIED]:
             result = self.graph.store.read(reading.cypher)
             values = list(dict.fromkeys(_text(next(iter(row.values()))) for row in result.rows
                                         if next(iter(row.values())) not in (None, [], "")))
+            if offered and values and {stem(v) for v in values} <= offered:
+                chosen.append((reading, values, result.text))
             if values and not (reading.returns == COUNT and values == ["0"]) and tuple(values) not in seen \
                     and not (_states(reading, self.graph.schema) and all(set(folded(v).split()) <= said for v in values)):
                 seen.add(tuple(values))
                 kept.append((reading, values, result.text))
             if len(kept) == self.k:
                 break
-        return kept
+        return chosen[:1] + [shown for shown in kept if shown[1] != (chosen[0][1] if chosen else None)][: self.k - bool(chosen)]
 
     def answer(self, question: str, log: StepLog) -> tuple[str, str] | None:
         """(answer, the query that read it), its steps added to `log`; None where no reading
@@ -243,20 +287,35 @@ class Discriminate(dspy.Module):
         return log.prediction(fallen.answer or None, fallen.error_category, cypher=getattr(fallen, "cypher", ""))
 
 
-def _path_fit(c: Candidate, said: Counter, thing: str | None) -> float:
+def _path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter) -> float:
     """How a reading's path binds the question's words, in cosine units: each hop costs HOP_COST
     (of two readings alike in meaning, the shorter first) and each hop taken forwards whose
     relation the question says (as often as it says it; "mentored" says mentor) earns
-    RELATION_BONUS back and more (a hop taken backwards is named for where it comes from); the question's
-    words its starts bind earn COVER_BONUS each; an end of the type the question asks for by
-    name earns THING_BONUS; an end read into every type its relation reaches earns UNION_BONUS."""
-    hops = c.hops + (c.join[1] if c.join else ())
+    RELATION_BONUS back and more (a hop taken backwards is named for where it comes from), as
+    does each hop the question says in words the bank teaches (`taught`: "darling" -> spouse); the
+    question's words its starts bind earn COVER_BONUS each; an end of the type the question asks
+    for by name earns THING_BONUS; an end read into every type its relation reaches earns UNION_BONUS."""
+    hops = _hops(c)
     relations = Counter(word_stem(word) for hop in hops if hop.outgoing for word in hop.relation.split("_"))
     relation_words = sum(min(n, said[word]) for word, n in relations.items())
+    taken = Counter((hop.relation, hop.outgoing) for hop in hops)
+    relation_words += sum(min(n, taught[relation]) for relation, n in taken.items())
     end_types = {stem(t) for t in _end_labels(c)}
     asked_type = thing is not None and stem(thing) in end_types
     return (- HOP_COST * len(hops) + RELATION_BONUS * relation_words + COVER_BONUS * len(c.bound)
             + THING_BONUS * asked_type + UNION_BONUS * bool(c.hops and c.hops[-1].also))
+
+
+def _hops(c: Candidate) -> tuple:
+    return c.hops + (c.join[1] if c.join else ())
+
+
+def _forwards(relation: str, outgoing: bool, relations) -> tuple[str, bool]:
+    """A triples graph's `inv_r` taken forwards is `r` taken backwards: readings never take the
+    inverse (`inverse_relations`)."""
+    if relation.startswith(INVERSE_PREFIX) and relation[len(INVERSE_PREFIX):] in relations:
+        return relation[len(INVERSE_PREFIX):], not outgoing
+    return relation, outgoing
 
 
 def _states(c: Candidate, schema) -> bool:
@@ -265,17 +324,20 @@ def _states(c: Candidate, schema) -> bool:
     return not c.hops or c.returns != schema.node_types[c.end_type].text_feature
 
 
-def _unsaid(c: Candidate, asked: set[str]) -> int:
-    """How many of the question's schema words (`asked`: stems of the words of relation, type
-    and feature names the question says, but for those its starts were bound from) the reading
-    leaves unbound: said neither by its relations, nor its node types, nor what it returns."""
-    hops = c.hops + (c.join[1] if c.join else ())
+def _unsaid(c: Candidate, asked: set[str], taught: Counter) -> int:
+    """How many of the question's schema words the reading leaves unbound: of `asked` (stems of
+    the words of relation, type and feature names the question says, but for those its starts
+    were bound from), those said neither by its relations, nor its node types, nor what it
+    returns; of `taught` (how often the question says each relation in the bank's words), the
+    mentions beyond the times it takes that relation."""
+    hops = _hops(c)
     starts = (c.start, c.join[0]) if c.join else (c.start,)
     names = [hop.relation for hop in hops] + [t for hop in hops for t in hop.labels] + [c.returns] \
         + [s.type_name for s in starts] + [cond.feature for s in starts for cond in s.conditions]
     used = {word_stem(w) for name in names for w in name.split("_")}
     bound = {word_stem(w) for s in starts for w in s.bound}
-    return len(asked - used - bound)
+    taken = Counter((hop.relation, hop.outgoing) for hop in hops)
+    return len(asked - used - bound) + sum(max(0, n - taken[relation]) for relation, n in taught.items())
 
 
 def _returns_fit(c: Candidate, said: Counter) -> float:

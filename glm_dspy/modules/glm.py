@@ -159,7 +159,8 @@ class GLM(dspy.Module):
             raise ValueError(f"readings must be 'model', 'nearest' or None, got {readings!r}")
         from glm_dspy.modules.discriminate import Discriminate
 
-        self.readings = Discriminate(graph, chooser=readings) if readings and graph is not None else None
+        self.readings = Discriminate(graph, chooser=readings, relation_words=getattr(self.cypher, "relation_words", None)) \
+            if readings and graph is not None else None
         self.bank_match = bank_match
         # Graph Counselor (seed 002): plan the reasoning path first; after an answer, a judge says if
         # it is right and, if not, a reflection goes into the next attempt's context, `reflect` times at most

@@ -4,7 +4,7 @@ text2cypher's facts) where English is read; everything downstream works on these
 `asked_thing(question)` gives the word of "which/what <word>" (the thing asked for).
 `asked(question)` says which kind of value answers it: a count ("How many ...", "the number
 of ..."), a date or year ("When ...", "In which year ...", "What year ..."), a yes or no ("Is
-...", "Did ...", "Was ..."), a name ("Who ...", "Where ...", "Which <thing> ..."), or None where
+...", "Did ...", "Was ...", but for a choice between alternatives: "... a man or a woman?"), a name ("Who ...", "Where ...", "Which <thing> ..."), or None where
 the words do not say. `question_values(question)` gives the words, numbers and dates a stored
 value may equal (graphs/cypher/anchors.py binds them to the graph).
 """
@@ -26,6 +26,8 @@ NAME = "name"  # who, where, which <thing>: a name, never a date or a number
 _COUNT = re.compile(r"\b(?:how many|how often|number of|count of)\b", re.IGNORECASE)
 _DATE = re.compile(r"^\W*(?:when\b|(?:in |on )?(?:which|what) (?:year|date|day|decade)\b)", re.IGNORECASE)
 _YES_NO = re.compile(r"^\W*(?:is|was|were|are|did|does|do|has|have|had|can|could)\b", re.IGNORECASE)
+_CHOICE = re.compile(r"\b(\w+)\s+or\s+(?:(?:a|an|the|in|on|at|by|for|from|of)\s+)*(\w+)(?:\s+\w+)?\W*$",
+                     re.IGNORECASE)  # "... A or [in] B [thing]?"
 _VERB = r"(?!(?:is|was|are|were|does|did|do|has|had|have)\b)"  # "what is ...": no thing named
 _NAME = re.compile(r"^\W*(?:(?:in|at|from|for|by|with|of|under|to|on)\s+)?(?:who|whom|whose|where|"
                    r"(?:which|what)\s+" + _VERB + r"[a-z]+)\b",
@@ -39,7 +41,8 @@ def asked(question: str) -> str | None:
     if _DATE.search(question):
         return DATE
     if _YES_NO.search(question):
-        return YES_NO
+        # "Is X's darling a man or a woman?" offers answers to choose from: a value, not yes or no
+        return None if _CHOICE.search(question) else YES_NO
     if _NAME.search(question):
         return NAME
     return None
@@ -141,3 +144,10 @@ def compares(question: str) -> bool:
     """Whether the question compares one thing's value with another's ("born on the same day
     as"): then readings of nodes that share a value are asked for."""
     return bool(_COMPARES.search(question))
+
+
+def alternatives(question: str) -> tuple[str, ...]:
+    """The answers a question offers to choose from ("... a physics or a chemistry prize?" ->
+    ("physics", "chemistry")); () where it offers none."""
+    found = _CHOICE.search(question) if _YES_NO.search(question) else None
+    return tuple(word.lower() for word in found.groups()) if found else ()

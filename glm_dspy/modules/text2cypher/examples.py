@@ -33,6 +33,25 @@ def default_examples_path(graph) -> Path | None:
     return shipped if shipped.is_file() else None
 
 
+def read_examples(path: Path) -> list[dict]:
+    """A bank file's examples: {"question", "cypher", "family"} each; a clear error for a line
+    that is not one."""
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no Text2Cypher examples file (JSON Lines of "
+                                "{\"question\", \"cypher\"}; python -m graphs.cypher_examples)")
+    found = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            found.append({"question": str(record["question"]), "cypher": str(record["cypher"]),
+                          "family": str(record.get("family") or "")})
+        except (ValueError, KeyError, TypeError) as error:
+            raise ValueError(f"{path}:{number}: not a {{\"question\", \"cypher\"}} record ({error})") from None
+    return found
+
+
 class Examples:
     """Text2Cypher's pruning and example stages. Reads `graph`, `k`, `max_relations`, `examples`,
     `order_weight`, `distinct_shapes`, `hold_out_own`, `hold_out_family` and `_name_literal`;
@@ -45,24 +64,8 @@ class Examples:
             return []
         if str(examples) == "default":
             path = default_examples_path(self.graph)
-            if path is None:
-                return []
-        else:
-            path = Path(examples)
-            if not path.is_file():
-                raise FileNotFoundError(f"{path}: no Text2Cypher examples file (JSON Lines of "
-                                        "{\"question\", \"cypher\"}; python -m graphs.cypher_examples)")
-        found = []
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-                found.append({"question": str(record["question"]), "cypher": str(record["cypher"]),
-                              "family": str(record.get("family") or "")})
-            except (ValueError, KeyError, TypeError) as error:
-                raise ValueError(f"{path}:{number}: not a {{\"question\", \"cypher\"}} record ({error})") from None
-        return found
+            return read_examples(path) if path is not None else []
+        return read_examples(Path(examples))
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         return self.graph.retriever.node_index.embedder.encode(texts)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import threading
 import time
 from collections import OrderedDict
 from pathlib import Path
@@ -17,6 +16,7 @@ import dspy
 
 from glm_dspy.adapter import GLMAdapter
 from glm_dspy.modules.calls import call_agent
+from glm_dspy.modules.copyable_lock import CopyableLock
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.modules.text2cypher.cypher_text import NAME_LITERAL
 from glm_dspy.modules.text2cypher.examples import Examples
@@ -24,7 +24,7 @@ from glm_dspy.modules.text2cypher.names import Names
 from glm_dspy.modules.text2cypher.paths import Paths
 from glm_dspy.modules.text2cypher.rewrites import Rewrites
 from glm_dspy.modules.text2cypher.rows import MAX_ROWS, _rows_text, _value_text
-from glm_dspy.modules.text2cypher.validation import Validation, _canonical
+from glm_dspy.modules.text2cypher.validation import TYPE_PROBLEM, Validation, _canonical
 from glm_dspy.modules.text2cypher.walk import Walks
 from glm_dspy.signatures import AnswerFromRows, GenerateCypher
 from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, TIME_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
@@ -74,7 +74,7 @@ class Text2Cypher(Examples, Names, Rewrites, Paths, Walks, Validation, dspy.Modu
         self.hold_out_own, self.hold_out_family = hold_out_own, hold_out_family
         self._schema_text = graph.schema.summary()  # part of every answer-cache key
         self._cache: OrderedDict[str, dict] = OrderedDict()
-        self._cache_lock = _CopyableLock()
+        self._cache_lock = CopyableLock()
         self.cache_hits = self.cache_misses = 0
         self.examples = self._read_examples(examples)
         self.relation_words = RelationWords.learn(self.examples, graph.schema.relations) \
@@ -142,7 +142,10 @@ class Text2Cypher(Examples, Names, Rewrites, Paths, Walks, Validation, dspy.Modu
                 if prediction is None:
                     return self._finish(key, log, None, UNEXPECTED_OUTPUT, cypher, stages)
                 started = time.perf_counter()
-                step.code = cypher = _canonical(self.post_process(prediction.cypher, question))
+                fired: list[dict] = []
+                step.raw = prediction.cypher
+                step.code = cypher = _canonical(self.post_process(prediction.cypher, question, fired))
+                step.rewrites = tuple(fired)
                 timed("post-processing", started)
                 if previous and cypher == previous:  # the repair repeats the query that failed: stop here
                     step.error = "repeated the failing query; not run again"
@@ -151,6 +154,7 @@ class Text2Cypher(Examples, Names, Rewrites, Paths, Walks, Validation, dspy.Modu
                 problem = self.validate(cypher, question)
                 if problem is not None and (bound := self._bind_unbound(cypher, problem)) is not None \
                         and (bound_problem := self.validate(bound, question)) is None:
+                    step.rewrites += ({"name": "bind unbound", "before": cypher, "after": _canonical(bound)},)
                     step.code = cypher = _canonical(bound)
                     problem = bound_problem
                 log.add(Step("graph", code=f"EXPLAIN {cypher}", error=problem,
@@ -177,7 +181,8 @@ class Text2Cypher(Examples, Names, Rewrites, Paths, Walks, Validation, dspy.Modu
                     category = RETRIEVAL_ERROR
                 else:
                     # `rel_darling`, near no relation, so post-processing kept it: walked; else the words' chain
-                    walked = self.walk(cypher)[0] if UNKNOWN_TABLE.search(problem) else None
+                    walked = self.walk(cypher)[0] if UNKNOWN_TABLE.search(problem) or problem.startswith(TYPE_PROBLEM) \
+                        else None
                     if (walked := walked or self._from_words(question)) is not None \
                             and (rows := self._run_walked(walked, question, log)):
                         step.error, cypher = problem, walked
@@ -219,19 +224,3 @@ class Text2Cypher(Examples, Names, Rewrites, Paths, Walks, Validation, dspy.Modu
                 while len(self._cache) > self.cache_size:
                     self._cache.popitem(last=False)
         return log.prediction(answer, category, cypher=cypher, stages=stages, cache_hit=False)
-
-
-class _CopyableLock:
-    """A lock that a deep copy of its module (DSPy's optimizers copy programs) gets anew."""
-
-    def __init__(self):
-        self._lock = threading.Lock()
-
-    def __enter__(self):
-        return self._lock.__enter__()
-
-    def __exit__(self, *exc):
-        return self._lock.__exit__(*exc)
-
-    def __deepcopy__(self, memo) -> "_CopyableLock":
-        return _CopyableLock()

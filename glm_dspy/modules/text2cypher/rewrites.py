@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from glm_dspy.modules.cypher_paths import END, NODE_HEAD, Chain
 from glm_dspy.modules.relation_words import spells
@@ -25,10 +26,38 @@ class Rewrites:
     question's names and stored names, Walks for the nearest relation (`_nearest_relation`) and
     Paths for the path rewrites."""
 
-    def post_process(self, cypher: str, question: str | None = None) -> str:
-        """Rule-based fixes (the package doc): fences, a trailing ';', name literals held to the
-        question's names (`ground_names`, where `question` is given) and linked to stored names."""
-        cypher = FENCE.sub("", cypher.strip()).strip().rstrip(";").strip()
+    def post_process(self, cypher: str, question: str | None = None, fired: list[dict] | None = None) -> str:
+        """Rule-based fixes (the package doc), applied in the order of `passes`: fences and a
+        trailing ';', name literals held to the question's names (`ground_names`, where
+        `question` is given) and linked to stored names, then each rewrite of the query's
+        structure. Each pass that changes the query is appended to `fired` as {"name",
+        "before", "after"}: the step record shows why the query that ran differs from the
+        model's."""
+        for name, rewrite in self.passes(question):
+            before, cypher = cypher, rewrite(cypher)
+            if fired is not None and cypher != before:
+                fired.append({"name": name, "before": before, "after": cypher})
+        return cypher
+
+    def passes(self, question: str | None) -> list[tuple[str, Callable[[str], str]]]:
+        """The rewrites in the order they apply; those that read the question only where it is given."""
+        found = [("unfence", lambda cypher: FENCE.sub("", cypher.strip()).strip().rstrip(";").strip()),
+                 ("link names", lambda cypher: self._link_names(cypher, question)),
+                 ("relabel", lambda cypher: self._node_pattern.sub(self._relabel, cypher)),
+                 ("known relation", lambda cypher: RELATIONSHIP_LABEL.sub(self._known_relation, cypher)),
+                 ("known properties", self._known_properties),
+                 ("return end", self._return_end),
+                 ("nested property", self._nested_property)]
+        if question is not None:
+            found += [("repeated hops", lambda cypher: self._repeated_hops(cypher, question)),
+                      ("answer kind", lambda cypher: self._answer_kind(cypher, question)),
+                      ("spelled path", lambda cypher: self._spelled_path(cypher, question)),
+                      ("unsaid hop", lambda cypher: self._unsaid_hop(cypher, question))]
+        return found
+
+    def _link_names(self, cypher: str, question: str | None) -> str:
+        """Each name literal held to the question's names (`ground_names`) and linked to the
+        stored name it means."""
         literals = [_unescape(match.group(2)) for match in self._name_literal.finditer(cypher)]
         if question is not None and self.ground:
             literals = ground_names(literals, question, self.names_in(question), self.relation_words_in(question))
@@ -38,12 +67,7 @@ class Rewrites:
             text = next(texts)
             name = self.stored_name(text)
             return f"{match.group(1)}'{_escape(name if name is not None else text)}'"
-        cypher = self._node_pattern.sub(self._relabel, self._name_literal.sub(link, cypher))
-        cypher = self._return_end(self._known_properties(RELATIONSHIP_LABEL.sub(self._known_relation, cypher)))
-        cypher = self._nested_property(cypher)
-        if question is not None:
-            cypher = self._answer_kind(self._repeated_hops(cypher, question), question)
-        return self._unsaid_hop(self._spelled_path(cypher, question), question) if question is not None else cypher
+        return self._name_literal.sub(link, cypher)
 
     def _nested_property(self, cypher: str) -> str:
         """A relation read as a property of a property: `RETURN c.author.name` ("Who wrote the

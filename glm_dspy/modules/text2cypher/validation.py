@@ -8,6 +8,8 @@ import re
 from glm_dspy.modules.text2cypher.cypher_text import STRING_LITERAL, _escape
 from glm_dspy.modules.text2cypher.facts import NUMBER, question_names
 from graphs.cypher import CypherSyntaxError, QueryRefused, gate
+from graphs.cypher.plan import plan_of
+from graphs.cypher.typecheck import problems
 from graphs.deadline import DeadlinePassed
 from graphs.store import ReadResult
 
@@ -31,6 +33,9 @@ def _canonical(cypher: str) -> str:
         return cypher
 
 
+TYPE_PROBLEM = "the query can match nothing in this graph"
+
+
 class Validation:
     """Text2Cypher's validation and execution stages: every query the module writes or rewrites
     runs through `run` (or `execute`). Reads `graph` (its store) and `ground`; asks Names for
@@ -50,9 +55,22 @@ class Validation:
             raise
         except Exception as error:  # noqa: BLE001 - Kuzu's parser and binder errors are RuntimeErrors
             return f"Kuzu cannot run it: {str(error).strip().splitlines()[0][:300]}"
+        if (problem := self.type_problem(cypher)) is not None:
+            return problem
         if question is None or not self.ground:
             return None
         return self.unnamed(cypher, question) or self.unsaid_number(cypher, question)
+
+    def type_problem(self, cypher: str) -> str | None:
+        """Why the query can match nothing in this graph, read from its plan and the schema
+        (graphs/cypher/typecheck.py: a hop the node it stands on does not have, a property its
+        node's type lacks), or None. Such a query would read no rows, or count 0, for a reason
+        the graph states: that is an error to resolve, never an answer."""
+        try:
+            found = problems(plan_of(gate(cypher).tree), self.graph.schema)
+        except (QueryRefused, CypherSyntaxError):
+            return None  # EXPLAIN ran the gated text: not reached
+        return f"{TYPE_PROBLEM}: {'; '.join(found)}" if found else None
 
     def unnamed(self, cypher: str, question: str) -> str | None:
         """Why a query that holds no string at all cannot answer a question about a node the graph
