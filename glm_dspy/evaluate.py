@@ -44,7 +44,7 @@ from graphs.questions import Question
 # glm-grammar: GLM with its replies decoded under the grammars of glm_dspy/grammar; glm-greedy: GLM drawing
 # no further snippets when the first fails (samples=0); each for the on/off comparison with glm
 ARMS = ("glm", "glm-grammar", "glm-greedy", "graphcot", "graphrag", "textrag", "base", "text2cypher", "counselor",
-        "fasttog", "glm-communities", "glm-cypher", "glm-python", "glm-readings", "glm-model-readings")
+        "fasttog", "glm-communities", "glm-cypher", "glm-python", "glm-no-readings", "glm-model-readings")
 # an arm's own prediction fields kept in its records: FastToG's depth and communities read,
 # Graph Counselor's rounds, Text2Cypher's cache hit and per-stage seconds
 ARM_EXTRAS = ("depth", "communities", "rounds", "cache_hit", "stages")
@@ -72,9 +72,10 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
                  "fasttog": lambda: FastToG(graph), "glm-communities": lambda: glm(communities=True),
                  "glm-cypher": lambda: glm(act="cypher"),  # GLM whose Act writes Cypher (seed 003's pipeline)
                  "glm-python": lambda: glm(act="python"),  # GLM whose Act writes Python snippets (the paper's)
-                 # issue 31's levers: GLM with the graph's readings first, the best fitting one
-                 # answering (no call), or the model choosing among them (one call)
-                 "glm-readings": lambda: glm(readings="nearest"),
+                 # issue 31's levers: GLM reads the graph's readings first, the best fitting one
+                 # answering (no call; the default, "glm"); without them (Algorithm 1 alone); or
+                 # with the model choosing among them (one call)
+                 "glm-no-readings": lambda: glm(readings=None),
                  "glm-model-readings": lambda: glm(readings="model")}
     if arm not in factories:
         raise ValueError(f"unknown program {arm!r}; choose from {', '.join(ARMS)}")

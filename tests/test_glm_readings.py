@@ -43,9 +43,23 @@ def test_the_models_none_goes_on_to_algorithm_1(nobel_graph):
 
 
 def test_readings_off_is_algorithm_1_alone(nobel_graph):
-    program = GLM(nobel_graph, compiled=None, act="python", kind="deterministic", max_repairs=0, samples=0)
+    assert GLM(nobel_graph, compiled=None).readings is not None  # on by default
+    program = GLM(nobel_graph, compiled=None, act="python", kind="deterministic", max_repairs=0, samples=0,
+                  readings=None)
     prediction = run(program, [{"code": 'print("Paris")'}])
-    assert agents(prediction)[0] == "act" and program.readings is None  # off by default
+    assert agents(prediction)[0] == "act" and program.readings is None
+
+
+def test_a_bank_form_question_whose_query_fails_takes_the_readings_next(nobel_graph):
+    program = GLM(nobel_graph, compiled=None, readings="nearest", act="cypher", max_repairs=0, samples=0,
+                  max_steps=1)
+    assert not program._reads(QUESTION)  # the bank holds its form: generation first
+    program.cypher.max_repairs = 0
+    date = "MATCH (l:laureate {name: 'Marie Curie'}) RETURN l.birth_date"  # a date for "in which city"
+    every = {"cypher": date, "code": "print(1/0)", "answer": "", "missing_information": "more", "finished": False}
+    prediction = run(program, [every] * 8)
+    assert prediction.answer == "Warsaw" and agents(prediction)[0] == "cypher"
+    assert "rel_birth_city" in prediction.steps[-1]["code"]  # the reading that answered
 
 
 def test_a_question_the_bank_holds_in_its_form_goes_to_algorithm_1(nobel_graph):

@@ -312,7 +312,7 @@ def test_sampled_snippets_are_engine_calls_at_the_sample_temperature(lm, tiny_gr
     from glm_dspy.steps import StepLog
 
     # under the act grammar the random model's reply parses, so each sample is one call and one act step
-    program = GLM(tiny_graph, samples=2, constrained=True, compiled=None)
+    program = GLM(tiny_graph, samples=2, constrained=True, compiled=None, readings=None)
     log, before = StepLog(), len(lm.engine.calls)
     with dspy.context(lm=lm, adapter=program.adapter):
         program._sample("the year of Notes on the Analytical Engine", log)

@@ -712,3 +712,30 @@ def test_a_hop_the_question_never_says_asks_the_named_node_its_own_feature(tiny_
     assert program.post_process(hop, said) == hop  # "referenced" says the hop
     name = "MATCH (p:paper {title: 'On Bernoulli Numbers'})-[:rel_reference]->(c:paper) RETURN c.title"
     assert program.post_process(name, 'Which paper is "On Bernoulli Numbers"?') == name  # a name: the other node's
+
+
+@pytest.mark.parametrize("question, rows, problem", [
+    ("Where was Norman Haworth born?", [{"l.birth_date": "1883-03-19"}], "asks who, where or which thing"),
+    ("In which city was Carl Cori born?", [{"city": {"_label": "city", "name": "Prague"}}], "whole nodes"),
+    ("When was Marie Curie born?", [{"c.name": "Warsaw"}], "asks when"),
+    ("How many prizes did Marie Curie win?", [{"p.name": "Nobel Prize in Physics 1903"}], "asks how many"),
+    ("Where was Marie Curie born?", [{"c.name": "Warsaw"}], None),
+    ("In which year did Marie Curie win?", [{"p.year": 1903}, {"p.year": 1911}], None),
+    ("What is the motto of X?", [{"x.motto": "1999"}], None),  # the words do not say what it asks
+    ("Who won?", [{"name": "A", "year": 1901}], None),  # several columns: the model reads them
+])
+def test_rows_of_another_kind_than_the_question_asks_are_an_error_for_the_repair(question, rows, problem):
+    from glm_dspy.modules.text2cypher.answer_type import answer_type_problem
+
+    found = answer_type_problem(question, rows)
+    assert (found is None) if problem is None else (problem in found), found
+
+
+def test_a_birth_date_for_where_goes_back_to_the_repair_and_the_place_answers(nobel_graph):
+    program = Text2Cypher(nobel_graph)
+    date = "MATCH (l:laureate {name: 'Marie Curie'}) RETURN l.birth_date"
+    with dspy.context(lm=DummyLM([{"cypher": date}, {"cypher": BIRTH}])):
+        prediction = program(question="Where was Marie Curie born?")
+    assert prediction.answer == "Warsaw"
+    first = [s for s in prediction.steps if s["agent"] == "cypher"][0]
+    assert "asks who, where or which thing" in first["error"] and not first["ok"]

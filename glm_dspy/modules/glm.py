@@ -89,7 +89,7 @@ class GLM(dspy.Module):
                  kind: str | None = None, constrained: bool = False, compiled: str | None = "default",
                  autofix: bool = True, fitted_demos: bool = False, samples: int = DEFAULT_SAMPLES,
                  sample_temperature: float = SAMPLE_TEMPERATURE, pipelined: bool = False, plan: bool = False,
-                 reflect: int = 0, communities: bool = False, act: str = "auto", readings: str | None = None,
+                 reflect: int = 0, communities: bool = False, act: str = "auto", readings: str | None = "nearest",
                  bank_match: float = DEFAULT_BANK_MATCH,
                  question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT_S):
         """`compiled`: "default" loads the compiled program shipped for the configured LM's model
@@ -149,9 +149,8 @@ class GLM(dspy.Module):
         # readings (issue 31; Pangu's "don't generate, discriminate"): before Algorithm 1, the graph
         # proposes the readings of the question its named nodes and stated values allow, typed by what
         # the question asks (glm_dspy/modules/discriminate.py); "model": the model picks one of them
-        # (one call), "nearest": the best fitting reading answers (no call), None: off (the default:
-        # on a fresh triples graph it answered PQL-2H worse than Algorithm 1, docs/benchmarks.md,
-        # "Readings first"; on Nobel's natural questions far better). A question no
+        # (one call), "nearest" (the default): the best fitting reading answers (no call), None: off
+        # (Algorithm 1 alone; docs/benchmarks.md, "Readings first", measures both). A question no
         # reading answers (yes or no, no start, the model's "none") goes on to Algorithm 1, and so
         # does one the Cypher Act's example bank holds in the same form (the cosine of the forms,
         # names aside, at least `bank_match`): there generation copies a shape known to be right.
@@ -226,7 +225,8 @@ class GLM(dspy.Module):
         with dspy.context(adapter=self.adapter), query_context(query_id), \
                 deadline(time.monotonic() + self.question_timeout_s):
             try:
-                found = self.readings.answer(question, log) if self._reads(question) else None
+                tried = self._reads(question)
+                found = self.readings.answer(question, log) if tried else None
                 if found is not None:
                     answer, category = found[0], None
                 for round_ in range(1 + self.reflect if found is None else 0):
@@ -240,6 +240,10 @@ class GLM(dspy.Module):
                     if reflection is None:
                         break
                     reflections.append(reflection)
+                # a question of the bank's form whose generated query failed: the readings are the next candidate
+                if not answer and self.readings is not None and not tried \
+                        and (found := self.readings.answer(question, log)) is not None:
+                    answer, category = found[0], None
             except DeadlinePassed as error:
                 log.add(Step("graph", error=f"the question's time limit ({self.question_timeout_s:g} s) passed: {error}"))
                 answer, category = None, TIME_LIMIT

@@ -14,7 +14,9 @@ Stages, in the seed's order, each with the file of this package that holds it; e
                `glm-dspy build` for Nobel and PathQuestion from their train splits; none for other
                graphs)
   generation   (module.py) GenerateCypher (glm_dspy/signatures.py), one "cypher" step
-  post-process (rewrites.py, paths.py; names.py) rule-based: code fences and a trailing ';'
+  post-process (rewrites.py, paths.py; names.py) named passes in a stated order (`passes`); the
+               step keeps the model's text (`raw`) and each pass that changed the query, with
+               the query before and after it (`rewrites`). Rule-based: code fences and a trailing ';'
                dropped; every name literal
                (`{name: '...'}`, `x.title = '...'`: any node type's text feature) is held to the
                names the question mentions, not its schema words (`names_in`, `ground_names`: one
@@ -37,7 +39,10 @@ Stages, in the seed's order, each with the file of this package that holds it; e
                read as a nested property (`RETURN c.author.name`), the hop (`_nested_property`)
   validation   (validation.py) the read-only gate on the query's parse (graphs/cypher: one reading
                statement, allow-listed functions; a refusal names the clause) and Kuzu's EXPLAIN
-               of the gate's printed text, nothing else, a "graph" step
+               of the gate's printed text, nothing else, a "graph" step; then the query's plan
+               is type-checked against the schema (graphs/cypher/typecheck.py): a hop the node it
+               stands on does not have, or a property its type lacks, is an error (walked, then
+               repaired), never 0 rows read as an answer or a count of 0
   execution    (validation.py) the gate's printed text only (`GraphStore.read`): a fresh
                connection, the query timeout cut to the question's deadline, rows and bytes
                capped while fetched (the step says where it stopped), a "graph" step
@@ -49,7 +54,10 @@ Stages, in the seed's order, each with the file of this package that holds it; e
   words        (paths.py) a query that cannot run (an EXPLAIN error), where the graph's relation
                words are usable: the chain they spell from the one node the question names
                (`_from_words`), run before any repair, a "graph" step
-  repair       (module.py) a refused clause, an EXPLAIN error or an empty result goes back to
+  answer type  (answer_type.py) rows of another kind than the question asks (dates or numbers for
+               who/where/which, names for when, whole nodes) are an error for the repair
+  repair       (module.py) a refused clause, an EXPLAIN error, a type error, an empty result or
+               rows of the wrong kind go back to
                generation with the error, at most `max_repairs` (3) times; a repair that repeats
                the failed query ends the query there (the same prompt would repeat it again)
   answer       (module.py, rows.py) one column: its distinct values joined ", " (no LLM call, as

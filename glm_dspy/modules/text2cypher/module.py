@@ -18,6 +18,7 @@ from glm_dspy.adapter import GLMAdapter
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.copyable_lock import CopyableLock
 from glm_dspy.modules.relation_words import RelationWords
+from glm_dspy.modules.text2cypher.answer_type import answer_type_problem
 from glm_dspy.modules.text2cypher.cypher_text import NAME_LITERAL
 from glm_dspy.modules.text2cypher.examples import Examples
 from glm_dspy.modules.text2cypher.names import Names
@@ -175,6 +176,8 @@ class Text2Cypher(Examples, Names, Rewrites, Paths, Walks, Validation, dspy.Modu
                         if walked is not None and (rows := self._run_walked(walked, question, log)):
                             step.error, cypher = problem, walked
                             break
+                    if problem is None:
+                        problem = answer_type_problem(question, rows)
                     if problem is None:
                         step.ok = True
                         break
