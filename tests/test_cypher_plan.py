@@ -82,3 +82,21 @@ def test_labels_and_tables_match_without_regard_to_case():
 
 def test_a_variable_length_hop_does_not_constrain_its_ends():
     assert problems(plan("MATCH (a:person)-[:rel_mentor*1..3]->(b) RETURN b.name"), SCHEMA) == []
+
+
+@pytest.mark.parametrize("written, returned", [
+    ("MATCH (p:person {name: 'Ada'})-[:born_in]->(c) RETURN DISTINCT c", "RETURN DISTINCT c.name AS c"),
+    ("MATCH (p:person)-[:won]->(z:prize) RETURN z, count(p) AS n", "RETURN z.name AS z, count(p) AS n"),
+    ("MATCH (p:person)-[:born_in]->(c:city) RETURN c.name", None),  # a property already: as it was
+    ("MATCH (p:person) WITH p.name AS n RETURN n", None),  # not a node
+])
+def test_a_returned_node_becomes_its_types_name(written, returned):
+    from graphs.cypher.passes import return_node_names
+    from graphs.cypher.printer import print_query
+
+    tree = parse(written)
+    rewritten = return_node_names(tree, SCHEMA)
+    if returned is None:
+        assert rewritten is tree
+    else:
+        assert print_query(rewritten).endswith(returned), print_query(rewritten)

@@ -307,7 +307,8 @@ def test_the_step_record_keeps_the_model_s_text_and_each_rewrite_that_fired_in_o
         assert before["after"] == after["before"]  # each pass reads what the one before it wrote
     assert step["rewrites"][0]["before"] == written and "rel_student]" in step["rewrites"][2]["after"]
     assert [name for name, _ in program.passes(None)] == [
-        "unfence", "link names", "relabel", "known relation", "known properties", "return end", "nested property"]
+        "unfence", "link names", "relabel", "known relation", "known properties", "return end", "nested property",
+        "node names"]
 
 
 def test_a_training_question_can_be_shown_no_example_of_its_own_shape(nobel_graph):

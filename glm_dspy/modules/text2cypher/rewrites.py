@@ -13,11 +13,27 @@ from glm_dspy.modules.text2cypher.cypher_text import (
     RETURN_ONE, STRING_LITERAL, _escape, _unescape)
 from glm_dspy.modules.text2cypher.facts import ASKED_WORDS, ASKING, ASKS_COUNT, COUNT_WORDS, NAME_WORD
 from glm_dspy.modules.text2cypher.names import ground_names
+from graphs.cypher import CypherSyntaxError, QueryRefused, parse
+from graphs.cypher.passes import return_node_names
+from graphs.cypher.printer import print_query
 
 # how near in meaning (cosine of the RetrieveNode embedder) a relation the graph has must be to one
 # it does not, to stand in for it: "husband" -> spouse 0.87, "parent" -> parents 0.82; "other half"
 # is 0.25 from everything and goes to repair instead
 RELATION_LIKENESS = 0.5
+
+
+def _on_tree(rewrite: Callable, schema) -> Callable[[str], str]:
+    """A pass over the parsed query (graphs/cypher/passes.py) as a pass over its text: the text
+    as it was where the pass does not apply or the query does not parse (validation says why)."""
+    def apply(cypher: str) -> str:
+        try:
+            tree = parse(cypher)
+        except (CypherSyntaxError, QueryRefused):
+            return cypher
+        changed = rewrite(tree, schema)
+        return cypher if changed is tree else print_query(changed)
+    return apply
 
 
 class Rewrites:
@@ -47,7 +63,8 @@ class Rewrites:
                  ("known relation", lambda cypher: RELATIONSHIP_LABEL.sub(self._known_relation, cypher)),
                  ("known properties", self._known_properties),
                  ("return end", self._return_end),
-                 ("nested property", self._nested_property)]
+                 ("nested property", self._nested_property),
+                 ("node names", _on_tree(return_node_names, self.graph.schema))]
         if question is not None:
             found += [("repeated hops", lambda cypher: self._repeated_hops(cypher, question)),
                       ("answer kind", lambda cypher: self._answer_kind(cypher, question)),
