@@ -247,14 +247,15 @@ def test_eval_tables_show_costs_and_each_kind():
 
 @pytest.mark.slow
 def test_real_model_eval_three_questions_two_arms(nobel_db, tmp_path, capsys):
-    code = main(["eval", "--dataset", "nobel", "--db", str(nobel_db), "--programs", "glm,base", "--limit", "3", "--judge-model", "qwen2.5-coder-0.5b",
-                 "--out", str(tmp_path)])
+    # Algorithm 1 (the readings, GLM's default, may answer with no call at all)
+    code = main(["eval", "--dataset", "nobel", "--db", str(nobel_db), "--programs", "glm-no-readings,base", "--limit", "3",
+                 "--judge-model", "qwen2.5-coder-0.5b", "--out", str(tmp_path)])
     assert code == 0
     head = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     # the Nobel graph has example queries: GLM's Act answers in Cypher, one call where its query works
-    assert head["calls_glm"] >= 1 and head["tokens_ratio"] is None
+    assert head["costs"]["glm-no-readings"]["calls"] >= 1 and head["tokens_ratio"] is None
     records = read_results(tmp_path / "results.jsonl")
-    assert len(records) == 6 and {r["arm"] for r in records} == {"glm", "base"}
+    assert len(records) == 6 and {r["arm"] for r in records} == {"glm-no-readings", "base"}
     assert all(r["prompt_tokens"] > 0 for r in records)
     assert (tmp_path / "accuracy.png").exists()
 
@@ -263,8 +264,8 @@ def test_a_record_traces_each_step_and_marks_the_samples(tiny_graph, tmp_path):
     question = Question("q1", QUESTIONS[0].question, "1843")
     year = {"code": 'print(NodeFeature("p1", "year"))'}
     lm = DummyLM([{"kind": "deterministic"}, {"code": "print(1/0)"}, *[year] * DEFAULT_SAMPLES])
-    with dspy.context(lm=lm):
-        [record] = run_eval([question], ["glm"], tiny_graph, tmp_path)
+    with dspy.context(lm=lm):  # Algorithm 1's steps: the readings (GLM's default) would answer first
+        [record] = run_eval([question], ["glm-no-readings"], tiny_graph, tmp_path)
     assert record["em"] and [step["agent"] for step in record["trace"]] == ["classify", "act", *["act"] * DEFAULT_SAMPLES]
     assert "ZeroDivisionError" in record["trace"][1]["error"] and "sampled" not in record["trace"][1]
     assert all(step["sampled"] and step["output"] == "1843" for step in record["trace"][2:])
