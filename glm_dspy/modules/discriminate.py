@@ -84,7 +84,7 @@ class Discriminate(dspy.Module):
         self.choose = dspy.Predict(ChooseReading, max_tokens=24)
         self._inverses: set | None = None
         self._values: ValueIndex | None = None
-        self._built = CopyableLock()  # the two above are read from the graph once, by one thread
+        self._built = CopyableLock()  # the values, inverses and taught words (`_build`) are read once, by one thread
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._words: set[str] | None = None  # `_schema_words`
         self._taught: dict[str, tuple[str, bool]] | None = None  # `_taught_words`
