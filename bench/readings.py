@@ -9,9 +9,11 @@ does each chooser take?
 For each question, `Discriminate.shown` (glm_dspy/modules/discriminate.py) gives the `k` best
 fitting readings that read rows. Reported per question kind (the file's `kind`, or the tier):
   oracle@k  some reading shown reads exactly the gold answer (the ceiling of any chooser)
-  nearest   the best fitting one does (GLM's default, `readings="nearest"`: no LLM call)
+  nearest   the best fitting one does, or a yes/no question's join (GLM's default,
+            `readings="nearest"`: no LLM call)
   model     the model's pick by number does (`readings="model"`: one call; only with --model)
-  none      no reading reads rows (GLM then runs Algorithm 1)
+  none      no reading answers (GLM then runs Algorithm 1)
+`--off LEVER` measures with one of Discriminate's levers off (ranked, likened, stated, yes/no).
 Exact match as `glm-dspy eval` counts it, any gold or alternative. Prints one table, then one
 JSON line of the totals.
 """
@@ -61,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="the first N questions")
     parser.add_argument("--quick", action="store_true", help="the first 20 questions")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--off", action="append", default=[], metavar="LEVER",
+                        help="measure with this lever of Discriminate off (ranked, likened, stated, yes/no); repeatable")
     args = parser.parse_args(argv)
     if not Path(args.db).is_dir():
         sys.exit(f"{args.db}: no database (glm-dspy build ... --db {args.db})")
@@ -72,9 +76,15 @@ def main(argv: list[str] | None = None) -> int:
     from glm_dspy.modules.discriminate import Discriminate
     from glm_dspy.steps import StepLog
 
+    from glm_dspy.modules.discriminate import LEVERS
+
+    if set(args.off) - LEVERS:
+        sys.exit(f"--off: no lever {', '.join(sorted(set(args.off) - LEVERS))} (levers: {', '.join(sorted(LEVERS))})")
     rows = _questions(args)[: 20 if args.quick else args.limit]
     graph = open_graph(args.db)
-    program = Discriminate(graph, k=args.k, chooser="model" if args.model else "nearest")
+    program = Discriminate(graph, k=args.k, chooser="model" if args.model else "nearest",
+                           levers=LEVERS - set(args.off))
+    nearest = Discriminate(graph, k=args.k, levers=LEVERS - set(args.off))
     if args.model:
         from glm_dspy import configure
 
@@ -84,11 +94,12 @@ def main(argv: list[str] | None = None) -> int:
     for kind, question, golds in rows:
         shown = program.shown(question)
         right = [any(exact_match(", ".join(values), gold) for gold in golds) for _, values, _ in shown]
+        found = nearest.answer(question, StepLog())  # the first shown, or a yes/no question's answer
         for key in (kind, "all"):
             counts[key]["n"] += 1
             counts[key]["oracle@k"] += any(right)
-            counts[key]["nearest"] += bool(right and right[0])
-            counts[key]["none"] += not shown
+            counts[key]["nearest"] += found is not None and any(exact_match(found[0], gold) for gold in golds)
+            counts[key]["none"] += found is None
         if args.model and shown:
             with dspy.context(adapter=dspy.ChatAdapter()):
                 found = program.answer(question, StepLog())

@@ -17,3 +17,12 @@ def test_the_readings_benchmark_counts_what_the_graph_reads(nobel_db, tmp_path, 
     last = json.loads(lines[-1])
     assert last["n"] == 2 and last["oracle@k"] == 0.5 and last["nearest"] == 0.5 and last["none"] == 0.5
     assert any(line.startswith("lookup") for line in lines) and last["model"] is None
+
+
+def test_a_lever_to_turn_off_is_one_discriminate_has(nobel_db, tmp_path):
+    import pytest
+
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(json.dumps({"question": "Who?", "answer": "no"}) + "\n")
+    with pytest.raises(SystemExit, match="no lever rankd"):
+        readings.main(["--questions", str(questions), "--db", str(nobel_db), "--off", "rankd"])

@@ -58,6 +58,33 @@ def test_numbers_meet_the_integers_and_the_dates_that_hold_them(index, store):
     assert not bound(index, store, "Which prizes of the 1900s?") & {("prize", Condition("year", "=", 1900))}
 
 
+def test_a_decade_meets_the_years_and_dates_in_it(index, store):
+    found = bound(index, store, "Which prizes of the 1900s?")
+    assert ("prize", Condition("year", "decade", 1900)) in found
+    assert ("prize", Condition("date_awarded", "STARTS WITH", "190")) in found
+    years = {row["y"] for row in store.query("MATCH (p:prize) WHERE p.year / 10 = 190 RETURN DISTINCT p.year AS y")}
+    start = Start.anchored("prize", (Condition("year", "decade", 1900),))
+    assert set(run(store, Candidate(start, (), "year"))) == years == set(range(1901, 1910)) & years
+    assert Condition("year", "decade", 1900).words() == "year is in the 1900s"
+
+
+@pytest.mark.parametrize("question,op,year,date_op,date", [
+    ("Who won since 2020?", ">=", 2020, ">=", "2020"), ("Who won after 2020?", ">", 2020, ">=", "2021"),
+    ("Who won before 1902?", "<", 1902, "<", "1902"), ("Who won until 1902?", "<=", 1902, "<", "1903"),
+])
+def test_a_bounded_year_meets_the_years_and_dates_on_its_side(index, store, question, op, year, date_op, date):
+    found = bound(index, store, question)
+    assert ("prize", Condition("year", op, year)) in found and ("prize", Condition("year", "=", year)) not in found
+    assert ("prize", Condition("date_awarded", date_op, date)) in found
+    import operator
+
+    side = {">=": operator.ge, ">": operator.gt, "<": operator.lt, "<=": operator.le}[op]
+    years = run(store, Candidate(Start.anchored("prize", (Condition("year", op, year),)), (), "year"))
+    assert years and all(side(y, year) for y in years)
+    dates = run(store, Candidate(Start.anchored("prize", (Condition("date_awarded", date_op, date),)), (), "date_awarded"))
+    assert dates and all(side(int(d[:4]), year) for d in dates)
+
+
 @pytest.mark.parametrize("text,dates", [("born on 7 November 1867?", ["1867-11-07"]),
                                         ("on November 7th, 1867", ["1867-11-07"]), ("1867-11-07", ["1867-11-07"]),
                                         ("in 1867", [])])

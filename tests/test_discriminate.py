@@ -9,7 +9,9 @@ import pytest
 from dspy.utils import DummyLM
 
 from glm_dspy.modules.discriminate import Discriminate
-from glm_dspy.modules.question_facts import COUNT, DATE, NAME, YES_NO, alternatives, asked, asked_thing
+from glm_dspy.modules.question_facts import COUNT, DATE, NAME, YES_NO, alternatives, asked, asked_thing, extreme, most
+from glm_dspy.steps import StepLog
+from graphs.cypher.anchors import Condition
 
 QUESTION = "In which city was Marie Curie born?"
 
@@ -58,7 +60,7 @@ def test_none_of_them_or_no_number_gives_way(program, reply):
 
 
 @pytest.mark.parametrize("question", ["How many prizes were awarded in total?",  # nothing to start from
-                                      "Did Marie Curie win a Nobel Prize?"])  # yes or no is no reading
+                                      "Is Marie Curie still alive?"])  # one thing stated: readings cannot say yes or no
 def test_a_question_no_reading_answers_goes_to_the_fallback_without_a_call(program, question):
     with dspy.context(lm=DummyLM([])):
         prediction = program(question=question)
@@ -89,6 +91,47 @@ def test_a_question_naming_values_not_nodes_starts_from_them(program):
 ])
 def test_what_a_question_asks_for_is_read_from_its_words(question, kind, thing):
     assert asked(question) == kind and asked_thing(question) == thing
+
+
+@pytest.mark.parametrize("question,last", [
+    ("Who was the earliest winner of X?", False), ("Which was the most recent prize?", True),
+    ("Who is the youngest laureate?", True), ("Who was the last to die?", True), ("Who won in 1903?", None),
+    ("First and last of them?", None),
+])
+def test_a_first_or_a_last_is_read_from_the_words(question, last):
+    assert extreme(question) is last
+
+
+@pytest.mark.parametrize("question,asks", [
+    ("In which month were the most X born?", True), ("What is the most common name?", True),
+    ("Which country had the fewest prizes?", False), ("Who won most recently?", None), ("Who won?", None),
+])
+def test_the_most_or_the_fewest_is_read_from_the_words(question, asks):
+    assert most(question) is asks
+
+
+@pytest.mark.parametrize("question,answer", [
+    ("Was Marie Curie born in Warsaw?", "yes"),
+    ("Was Marie Curie born in Oxford?", "no"),  # two things stated, no short reading joins them
+    ("Is Marie Curie still alive?", None),  # one thing: every path of hers exists, readings cannot say
+])
+def test_a_yes_no_question_is_whether_a_short_reading_joins_what_it_states(nobel_graph, question, answer):
+    log = StepLog()
+    found = Discriminate(nobel_graph).answer(question, log)
+    assert (found[0] if found else None) == answer
+    assert found is None or log.steps[-1].agent == "graph"
+
+
+def test_a_category_said_in_other_words_binds_by_meaning(nobel_graph):
+    starts = Discriminate(nobel_graph).starts("Which women won a prize in 1903?")
+    assert any(s.type_name == "laureate" and Condition("gender", "=", "female") in s.conditions for s in starts)
+    assert not any(c.feature == "gender" for s in Discriminate(nobel_graph).starts("Who won in 1903?")
+                   for c in s.conditions)
+
+
+def test_a_question_asking_for_a_first_reads_the_first(nobel_graph):
+    found = Discriminate(nobel_graph).answer("Who was the first woman to win the chemistry prize?", StepLog())
+    assert found is not None and found[0] == "Marie Curie" and "ORDER" not in found[1] and "min(" in found[1]
 
 
 def test_a_choice_offers_its_answers_and_the_reading_that_reads_one_comes_first(nobel_graph):

@@ -3,26 +3,31 @@ readings of a question; the best fitting one answers it (or the model picks one)
 
     question -> its starts: the nodes it names (RetrieveNode, the exact name) and the nodes met
     by the values it says (graphs/cypher/anchors.py: "the 1913 physics laureate" is a prize of
-    year 1913 and category Physics)
+    year 1913 and category Physics; "since 2020", "the 1990s" bound a year), or says in other
+    words (`_likened`: "woman" is a gender of female, by the embedder)
     -> every path of up to 3 hops those starts really have, the nodes two starts' paths both
     reach, and (where the question says "same") the nodes that share a value with a named one
-    (graphs/cypher/candidates.py), with what the end may return
+    (graphs/cypher/candidates.py), with what the end may return; where it asks for a first, a
+    last, the most or the fewest, the same paths ordered by a date or year on them, or grouped
+    by a value on them (graphs/cypher/ranked_candidates.py)
     -> typed: only those whose values can be what the question asks (question_facts.asked: a
     count, a date, a name; each feature's kind read from the graph); who or which thing asks
     for the thing itself, its name, not another of its features unless the question says that
     feature's words ("the family name of ..."); "which <type>", where a word names one of the
     graph's node types, is answered by nodes of that type only
     -> scored: the embedder's cosine of the reading's words and the question, plus how the
-    reading binds the question's words (`_path_fit`, `_returns_fit`: hops cost, relations and
-    features the question says, words its starts bind, the type asked for)
+    reading binds the question's words (`path_fit`, `returns_fit`: hops cost, relations and
+    features the question says, words its starts bind, the type asked for; `unsaid`: schema
+    words and stated values it leaves unbound, and a rank the question asks for that it lacks)
     -> run best first (gated, as every query) until `k` read rows that are neither nothing nor
     an echo of the question -> the chooser: NEAREST, the best (no call), or MODEL, the model
     picks one by its number, shown each reading's first values (ChooseReading, one call,
     decoded under a grammar of the numbers) -> its values are the answer.
 
-A yes/no question is no reading; neither is a question with no start, nor one whose readings
-read nothing, nor the model's 0 ("none of these"). Those go to `fallback` (a module taking
-`question`); in GLM, to Algorithm 1 (`GLM(readings=...)`, glm_dspy/modules/glm.py).
+A yes/no question asks whether the two things it states meet (`_yes_no`: a short reading joins
+them). A question that states one thing only, a question with no start or whose readings read
+nothing, and the model's 0 ("none of these") are not answered here. Those go to `fallback` (a
+module taking `question`); in GLM, to Algorithm 1 (`GLM(readings=...)`, glm_dspy/modules/glm.py).
 Measured on and off in docs/benchmarks.md (issue 31): with the 0.5B and the 1.5B model,
 choosing by number did worse than the best fitting reading.
 """
@@ -41,43 +46,49 @@ from glm_dspy.grammar.snippet import choice
 from glm_dspy.lm.structured import with_grammar
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.copyable_lock import CopyableLock
-from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, asked, asked_words, compares, fits,
-                                             question_values, word_stem)
+from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, asked, asked_words, compares,
+                                             extreme, fits, most, question_values, word_stem)
+from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, hops_of, path_fit,
+                                          returns_fit, starts_of_reading, is_stated, unsaid)
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.modules.text2cypher.examples import default_examples_path, read_examples
 from glm_dspy.signatures import ChooseReading
 from glm_dspy.steps import RETRIEVAL_ERROR, Step, StepLog
-from graphs.cypher.anchors import FUNCTION_WORDS, ValueIndex, anchors, folded, starts_of, stem
+from graphs.cypher.anchors import DATE as VALUE_DATE
+from graphs.cypher.anchors import FUNCTION_WORDS, Anchor, Condition, ValueIndex, anchors, folded, starts_of, stem
 from graphs.cypher.candidates import (COUNT, Candidate, Start, inverse_relations, joined_candidates, paths_from,
                                       readings_of, same_value_candidates)
+from graphs.cypher.ranked_candidates import ranked_readings
 from graphs.triples import INVERSE_PREFIX
 
 DEFAULT_K = 8  # readings shown to the model
 PATHS = 24  # paths whose readings are ranked one by one
-HOP_COST = 0.06  # of cosine, per hop: of two readings alike in meaning, the shorter first
-THING_BONUS = 0.15  # of cosine, to a reading that ends at the node type the question asks for by name
-COVER_BONUS = 0.05  # of cosine, per word of the question a reading's starts bind
-UNION_BONUS = 0.02  # of cosine, to a last hop read into all the types it reaches (a mentor, laureate or not)
-RELATION_BONUS = 0.06  # of cosine, per hop whose relation the question says
-FEATURE_BONUS = 0.05  # of cosine, to a reading that returns a feature the question names
-UNSAID_COST = 0.06  # of cosine, per word of the question's that names a schema relation, type or feature the reading leaves unbound
+VALUE_LIKENESS = 0.6  # cosine of a question word and a category's value, to mean it ("woman" -> female 0.80)
+VALUE_MARGIN = 0.1  # ... and nearer to it than to the category's other values by this ("woman": male 0.49)
 MAX_VALUES = 20  # values joined into an answer
+YES_NO_HOPS = 2  # the longest join that states a yes/no question's fact (born in, won, among)
 SHOWN_VALUES = 3  # values of each reading the model is shown
 MAX_TRIED = 40  # readings run to find `k` that read rows
 JOIN_HOPS = 2  # the longest path of a start that joins another's
 EMBEDDING_CACHE = 20_000  # reading words -> vector
 NONE = "none of these: the question asks something else"
+LEVERS = frozenset({"ranked", "likened", "stated", "yes/no"})  # each measured on and off (bench/readings.py --off)
 MODEL, NEAREST = "model", "nearest"  # who chooses the reading
 
 
 class Discriminate(dspy.Module):
     def __init__(self, graph, *, fallback=None, k: int = DEFAULT_K, max_hops: int = 3, chooser: str = NEAREST,
-                 relation_words: RelationWords | None = None):
+                 relation_words: RelationWords | None = None, levers: frozenset[str] = LEVERS):
         """`chooser`: NEAREST (no call: the best fitting reading that reads rows) or MODEL (one
         ChooseReading call picks among the `k` readings shown). `relation_words`: the words the
         graph's bank teaches for its relations (glm_dspy/modules/relation_words.py; Text2Cypher's
-        own, where GLM has one); None: learned from the graph's bank on first use."""
+        own, where GLM has one); None: learned from the graph's bank on first use. `levers`: of
+        LEVERS, those on (all, but to measure one off): "ranked" readings that order or group,
+        "likened" categories said in other words, the cost of leaving a "stated" value unbound,
+        and "yes/no" questions read as a join."""
         super().__init__()
+        assert levers <= LEVERS, sorted(levers - LEVERS)
+        self.levers = frozenset(levers)
         self._relation_words = relation_words
         assert 1 <= k <= 9 and max_hops >= 1 and chooser in (MODEL, NEAREST), (k, max_hops, chooser)
         self.graph, self.fallback, self.k, self.max_hops, self.chooser = graph, fallback, k, max_hops, chooser
@@ -104,8 +115,33 @@ class Discriminate(dspy.Module):
                 starts.append(Start.named(type_name, feature, name, node_id))
                 bound.add(folded(name))
         found = anchors(self._values, store, question_values(question), exclude=bound)
+        if "likened" in self.levers:
+            found += self._likened(question, found, bound)
         starts += [Start.anchored(type_name, conditions, words) for type_name, conditions, words in starts_of(found, store)]
         return starts
+
+    def _likened(self, question: str, found: list[Anchor], bound: set[str]) -> list[Anchor]:
+        """The categorical values the question says in other words ("woman": a laureate's gender
+        female; "chemist": a prize's category Chemistry): a word of the question no anchor or
+        name binds, within VALUE_LIKENESS of one value of a category (the embedder's cosine) and
+        nearer to it than to the category's other values by VALUE_MARGIN."""
+        used = {w for a in found for w in folded(a.said).split()} | {w for name in bound for w in name.split()}
+        words = [w for w in dict.fromkeys(folded(question).split())
+                 if w.isalpha() and len(w) >= 3 and w not in FUNCTION_WORDS and w not in used]
+        if not words or not self._values.choices:
+            return []
+        asked_vectors = self._embed(words)
+        likened = []
+        for (type_name, feature), values in sorted(self._values.choices.items()):
+            if len(values) < 2:
+                continue
+            likeness = asked_vectors @ self._embed(list(values)).T
+            for i, word in enumerate(words):
+                order = np.argsort(-likeness[i])
+                best, second = likeness[i, order[0]], likeness[i, order[1]]
+                if best >= VALUE_LIKENESS and best - second >= VALUE_MARGIN:
+                    likened.append(Anchor(type_name, Condition(feature, "=", values[order[0]]), word))
+        return likened
 
     def candidates(self, question: str) -> list[Candidate]:
         """Every reading of every start and of every two starts' meeting, whose values can answer
@@ -121,15 +157,26 @@ class Discriminate(dspy.Module):
             for second in starts[i + 1:]:
                 short = [[p for p in paths[s] if len(p) <= JOIN_HOPS] for s in (first, second)]
                 found += joined_candidates(store, schema, first, short[0], second, short[1])
+        last, most_of = extreme(question), most(question)
+        if (last is not None or most_of is not None) and "ranked" in self.levers:
+            found += ranked_readings(schema, self._values, found, descending=last, most=most_of)
         kind = asked(question)
         said = {stem(w) for w in question_values(question).words}
         thing = self._thing(question)
         things = {thing} if thing is not None else set()
         return [c for c in found
-                if fits(kind, self._values.kind(c.end_type, c.returns), c.returns == COUNT)
-                and (kind != NAME or c.returns == schema.node_types[c.end_type].text_feature
+                if fits(kind, self._value_kind(c), c.returns == COUNT)
+                and (kind != NAME or c.group is not None or c.returns == schema.node_types[c.end_type].text_feature
                      or all(stem(w) in said for w in c.returns.split("_")))
-                and (not things or things & set(_end_labels(c)))]
+                and (not things or things & set(answer_types(c)))]
+
+    def _value_kind(self, c: Candidate) -> str:
+        """The kind of a reading's values: its end's feature's, or its group key's (a date's
+        year, month or decade is a date's)."""
+        if c.group is None:
+            return self._values.kind(c.end_type, c.returns)
+        kind = self._values.kind(c.group.key.type_name, c.group.key.feature)
+        return VALUE_DATE if c.group.part is not None else kind
 
     def _build(self) -> None:
         with self._built:
@@ -174,8 +221,8 @@ class Discriminate(dspy.Module):
 
     def readings(self, question: str) -> list[Candidate]:
         """All candidates, best first: by meaning (the embedder's cosine of the reading's words and
-        the question) plus how the reading binds the question's words (`_path_fit`,
-        `_returns_fit`). The PATHS paths
+        the question) plus how the reading binds the question's words (`path_fit`,
+        `returns_fit`). The PATHS paths
         that fit best are kept first (by their words up to the end's type), then every reading of
         those is scored, so a question's hundreds of readings cost a few hundred short
         embeddings, most of them cached."""
@@ -190,14 +237,19 @@ class Discriminate(dspy.Module):
             by_path.setdefault(c.path_words(), c)
         paths = list(by_path)
         taught = self._mentions(question)
-        path_scores = self._embed(paths) @ asked_vector + np.array([_path_fit(by_path[p], said, thing, taught)
+        path_scores = self._embed(paths) @ asked_vector + np.array([path_fit(by_path[p], said, thing, taught)
                                                                     for p in paths])
         near = {paths[i] for i in np.argsort(-path_scores, kind="stable")[:PATHS]}
         found = [c for c in found if c.path_words() in near]
         schema_words = self._schema_words() & set(said) - {word_stem(w) for w in self._taught}
+        stated = frozenset().union(*(s.bound for c in found for s in starts_of_reading(c) if is_stated(s))) \
+            if "stated" in self.levers else frozenset()
+        ranks = (extreme(question) is not None, most(question) is not None)
         scores = self._embed([c.words() for c in found]) @ asked_vector \
-            + np.array([_path_fit(c, said, thing, taught) + _returns_fit(c, said)
-                        - UNSAID_COST * _unsaid(c, schema_words, taught) for c in found])
+            + np.array([path_fit(c, said, thing, taught) + returns_fit(c, said)
+                        - UNSAID_COST * (unsaid(c, schema_words, taught) + len(stated - c.bound))
+                        - RANK_COST * ((ranks[0] and c.order is None) + (ranks[1] and c.group is None))
+                        for c in found])
         return [found[i] for i in np.argsort(-scores, kind="stable")]
 
     def _schema_words(self) -> set[str]:
@@ -249,8 +301,10 @@ class Discriminate(dspy.Module):
         """(answer, the query that read it), its steps added to `log`; None where no reading
         answers: a yes/no question (no reading is one), no start, no reading that reads rows, or
         the model's 0."""
-        if self.graph.retriever.node_index is None or asked(question) == YES_NO:
+        if self.graph.retriever.node_index is None:
             return None
+        if asked(question) == YES_NO:
+            return self._yes_no(question, log) if "yes/no" in self.levers else None
         shown = self.shown(question)
         if not shown:
             return None
@@ -274,6 +328,26 @@ class Discriminate(dspy.Module):
         log.add(Step("graph", code=text, output="\n".join(values[:MAX_VALUES])))
         return ", ".join(values[:MAX_VALUES]), text
 
+    def _yes_no(self, question: str, log: StepLog) -> tuple[str, str] | None:
+        """A yes/no question asks whether the things it states meet: a path of one start only
+        reads what the graph has by construction, so only a reading that joins two starts in at
+        most YES_NO_HOPS hops (a prize of 1903's laureates and the laureates whose gender is
+        female) can say yes, by reading rows; where the question states two things (`is_stated`,
+        bound from different words) and no such reading joins them, no. None where it states
+        fewer: readings cannot say."""
+        readings = self.readings(question)
+        joined = [c for c in readings if c.join is not None and len(hops_of(c)) <= YES_NO_HOPS]
+        if joined:
+            result = self.graph.store.read(joined[0].cypher)
+            log.add(Step("graph", output="\n".join(f"{i}. {c.words()}" for i, c in enumerate(joined[:self.k], 1))))
+            log.add(Step("graph", code=result.text, output=f"{len(result.rows)} row(s)"))
+            return ("yes" if result.rows else "no"), result.text
+        starts = [s for s in dict.fromkeys(s for c in readings for s in starts_of_reading(c)) if is_stated(s)]
+        if any(not (a.bound & b.bound) for i, a in enumerate(starts) for b in starts[i + 1:]):
+            log.add(Step("graph", output="no reading joins " + " and ".join(s.said for s in starts)))
+            return "no", ""
+        return None
+
     def forward(self, question: str) -> dspy.Prediction:
         log = StepLog()
         found = self.answer(question, log)
@@ -285,29 +359,6 @@ class Discriminate(dspy.Module):
         for step in fallen.steps:
             log.add(Step(**step))
         return log.prediction(fallen.answer or None, fallen.error_category, cypher=getattr(fallen, "cypher", ""))
-
-
-def _path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter) -> float:
-    """How a reading's path binds the question's words, in cosine units: each hop costs HOP_COST
-    (of two readings alike in meaning, the shorter first) and each hop taken forwards whose
-    relation the question says (as often as it says it; "mentored" says mentor) earns
-    RELATION_BONUS back and more (a hop taken backwards is named for where it comes from), as
-    does each hop the question says in words the bank teaches (`taught`: "darling" -> spouse); the
-    question's words its starts bind earn COVER_BONUS each; an end of the type the question asks
-    for by name earns THING_BONUS; an end read into every type its relation reaches earns UNION_BONUS."""
-    hops = _hops(c)
-    relations = Counter(word_stem(word) for hop in hops if hop.outgoing for word in hop.relation.split("_"))
-    relation_words = sum(min(n, said[word]) for word, n in relations.items())
-    taken = Counter((hop.relation, hop.outgoing) for hop in hops)
-    relation_words += sum(min(n, taught[relation]) for relation, n in taken.items())
-    end_types = {stem(t) for t in _end_labels(c)}
-    asked_type = thing is not None and stem(thing) in end_types
-    return (- HOP_COST * len(hops) + RELATION_BONUS * relation_words + COVER_BONUS * len(c.bound)
-            + THING_BONUS * asked_type + UNION_BONUS * bool(c.hops and c.hops[-1].also))
-
-
-def _hops(c: Candidate) -> tuple:
-    return c.hops + (c.join[1] if c.join else ())
 
 
 def _forwards(relation: str, outgoing: bool, relations) -> tuple[str, bool]:
@@ -322,32 +373,6 @@ def _states(c: Candidate, schema) -> bool:
     """Whether the reading's values could be the question's own words: a feature of its start,
     or a feature other than the name of the nodes a path reaches."""
     return not c.hops or c.returns != schema.node_types[c.end_type].text_feature
-
-
-def _unsaid(c: Candidate, asked: set[str], taught: Counter) -> int:
-    """How many of the question's schema words the reading leaves unbound: of `asked` (stems of
-    the words of relation, type and feature names the question says, but for those its starts
-    were bound from), those said neither by its relations, nor its node types, nor what it
-    returns; of `taught` (how often the question says each relation in the bank's words), the
-    mentions beyond the times it takes that relation."""
-    hops = _hops(c)
-    starts = (c.start, c.join[0]) if c.join else (c.start,)
-    names = [hop.relation for hop in hops] + [t for hop in hops for t in hop.labels] + [c.returns] \
-        + [s.type_name for s in starts] + [cond.feature for s in starts for cond in s.conditions]
-    used = {word_stem(w) for name in names for w in name.split("_")}
-    bound = {word_stem(w) for s in starts for w in s.bound}
-    taken = Counter((hop.relation, hop.outgoing) for hop in hops)
-    return len(asked - used - bound) + sum(max(0, n - taken[relation]) for relation, n in taught.items())
-
-
-def _returns_fit(c: Candidate, said: Counter) -> float:
-    """FEATURE_BONUS to a reading that returns a feature the question names ("in which year":
-    the prize's `year`, not its `date_awarded`)."""
-    return FEATURE_BONUS * (c.returns != COUNT and all(said[word_stem(w)] for w in c.returns.split("_")))
-
-
-def _end_labels(candidate: Candidate) -> tuple[str, ...]:
-    return candidate.hops[-1].labels if candidate.hops else (candidate.start.type_name,)
 
 
 @functools.cache

@@ -2,6 +2,8 @@
 text2cypher's facts) where English is read; everything downstream works on these facts.
 
 `asked_thing(question)` gives the word of "which/what <word>" (the thing asked for).
+`question_values` also reads the years a question bounds values by ("since 2020") and its
+decades ("the 1990s").
 `asked(question)` says which kind of value answers it: a count ("How many ...", "the number
 of ..."), a date or year ("When ...", "In which year ...", "What year ..."), a yes or no ("Is
 ...", "Did ...", "Was ...", but for a choice between alternatives: "... a man or a woman?"), a name ("Who ...", "Where ...", "Which <thing> ..."), or None where
@@ -24,7 +26,7 @@ YES_NO = "yes/no"
 NAME = "name"  # who, where, which <thing>: a name, never a date or a number
 
 _COUNT = re.compile(r"\b(?:how many|how often|number of|count of)\b", re.IGNORECASE)
-_DATE = re.compile(r"^\W*(?:when\b|(?:in |on )?(?:which|what) (?:year|date|day|decade)\b)", re.IGNORECASE)
+_DATE = re.compile(r"^\W*(?:when\b|(?:in |on )?(?:which|what) (?:year|date|day|month|decade)\b)", re.IGNORECASE)
 _YES_NO = re.compile(r"^\W*(?:is|was|were|are|did|does|do|has|have|had|can|could)\b", re.IGNORECASE)
 _CHOICE = re.compile(r"\b(\w+)\s+or\s+(?:(?:a|an|the|in|on|at|by|for|from|of)\s+)*(\w+)(?:\s+\w+)?\W*$",
                      re.IGNORECASE)  # "... A or [in] B [thing]?"
@@ -132,9 +134,19 @@ def question_values(question: str) -> QuestionValues:
                for j in range(i + 1, min(len(words), i + MAX_PHRASE_WORDS) + 1)]
     dates = question_dates(question)
     without_dates = _ISO.sub(" ", _DAY_MONTH_YEAR.sub(" ", _MONTH_DAY_YEAR.sub(" ", question)))
-    numbers = [int(n) for n in _WHOLE_NUMBER.findall(without_dates) if len(n) <= 9]
+    bounds = [(_BOUND_OPS[word.lower()], int(year)) for word, year in _BOUND.findall(without_dates)]
+    decades = [int(d) for d in _DECADE.findall(without_dates)]
+    numbers = [int(n) for n in _WHOLE_NUMBER.findall(_DECADE.sub(" ", without_dates)) if len(n) <= 9
+               and int(n) not in {year for _, year in bounds}]
     return QuestionValues(tuple(dict.fromkeys(w.lower() for w in words)), tuple(dict.fromkeys(phrases)),
-                          tuple(dict.fromkeys(numbers)), tuple(dates))
+                          tuple(dict.fromkeys(numbers)), tuple(dates), tuple(dict.fromkeys(bounds)),
+                          tuple(dict.fromkeys(decades)))
+
+
+# a year the values lie on one side of: "since 2020" (>=), "after 1950" (>), "before 1900" (<), "until 1930" (<=)
+_BOUND_OPS = {"since": ">=", "after": ">", "before": "<", "until": "<=", "till": "<=", "prior to": "<"}
+_BOUND = re.compile(r"\b(since|after|before|until|till|prior to)\s+(?:the\s+year\s+)?(\d{4})(?![\w-])", re.IGNORECASE)
+_DECADE = re.compile(r"(?<![\w-])(\d{3}0)['’]?s\b")  # "the 1990s", "1920's"
 
 
 _COMPARES = re.compile(r"\bsame\b", re.IGNORECASE)
@@ -144,6 +156,30 @@ def compares(question: str) -> bool:
     """Whether the question compares one thing's value with another's ("born on the same day
     as"): then readings of nodes that share a value are asked for."""
     return bool(_COMPARES.search(question))
+
+
+_FIRST = re.compile(r"\b(?:first|earliest|oldest|initial)\b", re.IGNORECASE)
+_LAST = re.compile(r"\b(?:last|latest|youngest|newest|final|most\s+recent(?:ly)?)\b", re.IGNORECASE)
+_MOST = re.compile(r"\b(?:most|largest number|greatest number)\b(?!\s+recent)", re.IGNORECASE)
+_FEWEST = re.compile(r"\b(?:fewest|least|smallest number)\b", re.IGNORECASE)
+
+
+def extreme(question: str) -> bool | None:
+    """Whether the question asks for the one at an end of an order: False for the first (the
+    earliest, the oldest), True for the last (the latest, the most recent, the youngest); None
+    where it asks for neither. Which value orders them is the reading's to say."""
+    first, last = _FIRST.search(question), _LAST.search(question)
+    if first and last:
+        return None
+    return True if last else False if first else None
+
+
+def most(question: str) -> bool | None:
+    """Whether the question asks for the value shared by the most things ("in which month were
+    the most ... born", "the most common first name"): True; by the fewest: False; else None."""
+    if _FEWEST.search(question):
+        return False
+    return True if _MOST.search(question) else None
 
 
 def alternatives(question: str) -> tuple[str, ...]:

@@ -36,14 +36,18 @@ MAX_VALUES = 50_000  # distinct values read per feature
 MAX_STARTS = 8
 MAX_SHARE = 0.05  # words in long texts that more than this share of a type's nodes mention meet nothing
 MIN_MENTION = 5  # characters of a single word looked for in long texts
+YEARS = (1000, 2999)
+DECADE = "decade"
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 TEXT, DATE, NUMBER, LIST, LONG_TEXT = "text", "date", "number", "list", "long text"
 
 
 @dataclass(frozen=True, slots=True)
 class Condition:
-    """`a.<feature> <op> <value>` on a start node; op is "=", "STARTS WITH" (a year's dates) or
-    "CONTAINS" (words of a long text, lower case; of a list of texts, any of them)."""
+    """`a.<feature> <op> <value>` on a start node; op is "=", "STARTS WITH" (a year's or a
+    decade's dates), "CONTAINS" (words of a long text, lower case; of a list of texts, any of
+    them), a bound (">=", ">", "<", "<=": since, after, before, until a year) or DECADE (a year's
+    number in the decade `value`, 1990 for the 1990s)."""
 
     feature: str
     op: str
@@ -52,6 +56,8 @@ class Condition:
 
     def expression(self, variable: str = "a") -> Binary:
         subject = Property(Variable(variable), self.feature)
+        if self.op == DECADE:
+            return Binary("=", Binary("/", subject, Literal(10)), Literal(int(self.value) // 10))
         if self.op == "CONTAINS":
             if self.in_list:
                 subject = FunctionCall("list_to_string", (Literal(" | "), subject))
@@ -59,7 +65,10 @@ class Condition:
         return Binary(self.op, subject, Literal(self.value))
 
     def words(self) -> str:
-        said = {"STARTS WITH": "starts with", "CONTAINS": "mentions"}.get(self.op, "is")
+        said = {"STARTS WITH": "starts with", "CONTAINS": "mentions", ">=": "is at least", ">": "is after",
+                "<": "is before", "<=": "is at most"}.get(self.op, "is")
+        if self.op == DECADE:
+            return f"{self.feature.replace('_', ' ')} is in the {self.value}s"
         return f"{self.feature.replace('_', ' ')} {said} {self.value}"
 
 
@@ -79,6 +88,8 @@ class QuestionValues:
     phrases: tuple[str, ...]
     numbers: tuple[int, ...]
     dates: tuple[str, ...]
+    bounds: tuple[tuple[str, int], ...] = ()  # (">=", 2020) of "since 2020": a year the values are on one side of
+    decades: tuple[int, ...] = ()  # 1990 of "the 1990s"
 
 
 class ValueIndex:
@@ -91,6 +102,16 @@ class ValueIndex:
         self.kinds = kinds  # (type, feature) -> TEXT | DATE | NUMBER | LIST
         self.categories = categories  # a value word's stem -> {(type, feature, value)}
         self.values = values  # a whole value, folded -> {(type, feature, value)}; met as written
+        self.choices: dict[tuple[str, str], tuple[str, ...]] = {}  # a categorical feature -> its values
+        for entries in categories.values():
+            for type_name, feature, value in entries:
+                self.choices.setdefault((type_name, feature), ())
+        for entries in values.values():
+            for type_name, feature, value in entries:
+                if (type_name, feature) in self.choices:
+                    self.choices[(type_name, feature)] += (value,)
+        self.choices = {key: tuple(sorted(set(values))) for key, values in self.choices.items()}
+        self.years: set[tuple[str, str]] = set()  # number features whose every value is a year (`_years`)
 
     @classmethod
     def build(cls, store, schema) -> "ValueIndex":
@@ -119,7 +140,9 @@ class ValueIndex:
                             if len(word) >= MIN_WORD:
                                 categories[stem(word)].add((type_name, feature, value))
         sizes = {t: n.num_nodes for t, n in schema.node_types.items()}
-        return cls(kinds, dict(categories), dict(values), sizes)
+        index = cls(kinds, dict(categories), dict(values), sizes)
+        index.years = {key for key, kind in kinds.items() if kind == NUMBER and _years(store, *key)}
+        return index
 
     def kind(self, type_name: str | None, feature: str) -> str:
         return self.kinds.get((type_name, feature), TEXT)
@@ -150,6 +173,16 @@ def anchors(index: ValueIndex, store, said: QuestionValues, *, exclude: set[str]
             for number in said.numbers:
                 if 1000 <= number <= 2999 and not any(d.startswith(str(number)) for d in said.dates):
                     found.setdefault((type_name, Condition(feature, "STARTS WITH", str(number))), str(number))
+            for decade in said.decades:
+                found.setdefault((type_name, Condition(feature, "STARTS WITH", str(decade)[:3])), f"{decade}s")
+            for op, year in said.bounds:  # ISO dates compare as text: since 2020 is >= "2020", after it >= "2021"
+                op, year = {">": (">=", year + 1), "<=": ("<", year + 1)}.get(op, (op, year))
+                found.setdefault((type_name, Condition(feature, op, str(year))), str(year))
+        if (type_name, feature) in index.years:
+            for decade in said.decades:
+                found.setdefault((type_name, Condition(feature, DECADE, decade)), f"{decade}s")
+            for op, year in said.bounds:
+                found.setdefault((type_name, Condition(feature, op, year)), str(year))
     met = [Anchor(t, c, s) for (t, c), s in found.items() if _met(store, t, (c,))]
     used = {word for anchor in met for word in folded(anchor.said).split()}
     return met + _mentions(index, store, said, used)
@@ -247,6 +280,15 @@ def _combinations(groups: list[list[Condition]], limit: int = 16) -> list[tuple[
     for group in groups:
         combined = [(*c, g) for c in combined for g in group][:limit]
     return combined
+
+
+def _years(store, type_name: str, feature: str) -> bool:
+    """Whether every value of a number feature could be a year of the common era (YEARS), and
+    it holds some: a prize's year is; its amount is not."""
+    key = cypher_name(feature)
+    rows = store.query(f"MATCH (n:{cypher_name(type_name)}) WHERE n.{key} IS NOT NULL "
+                       f"RETURN min(n.{key}) AS low, max(n.{key}) AS high")
+    return bool(rows) and rows[0]["low"] is not None and YEARS[0] <= rows[0]["low"] and rows[0]["high"] <= YEARS[1]
 
 
 def _met(store, type_name: str, conditions: tuple[Condition, ...]) -> bool:

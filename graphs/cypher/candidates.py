@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from graphs.cypher.anchors import Condition
 from graphs.cypher.printer import print_expression, print_pattern, print_query
+from graphs.cypher.ranked import Group, Key, Order
 from graphs.cypher.syntax import (Binary, FunctionCall, Literal, Match, NodePattern, PatternPart, Projection, Property,
                                   Query, RelPattern, Return, SingleQuery, Variable)
 from graphs.literal import cypher_name, string_literal
@@ -77,6 +78,8 @@ class Candidate:
     excludes_start: bool = False  # the end is another node of the start's type
     join: "tuple[Start, tuple[Hop, ...]] | None" = None  # a second path that ends at the same node
     same: str | None = None  # no hops: the end is another node of the start's type with this feature's value
+    order: Order | None = None  # only the first (last) end nodes by a value on the path (graphs/cypher/ranked.py)
+    group: Group | None = None  # not the end's values: the value on the path the most end nodes share
 
     @property
     def bound(self) -> frozenset[str]:
@@ -91,16 +94,27 @@ class Candidate:
         end = "x"
         if self.same is not None:
             return self._same_tree(end)
-        patterns = [_path_pattern(self.start, self.hops, "a", end)]
+        ranked = self.order is not None or self.group is not None  # its key may be on any node of the path
+        patterns = [_path_pattern(self.start, self.hops, "a", end, ranked)]
         conditions = [self.start.where("a" if self.hops else end)]
         if self.join is not None:
             other, hops = self.join
-            patterns.append(_path_pattern(other, hops, "b", end))
+            patterns.append(_path_pattern(other, hops, "b", end, ranked))
             conditions.append(other.where("b" if hops else end))
         if self.excludes_start and self.hops:
             conditions.append(Binary("<>", Variable(end), Variable("a")))
         match = Match(tuple(patterns), _all([c for c in conditions if c is not None]))
+        if self.order is not None:
+            return self.order.tree(match, self._key(self.order.key, end), self._projection(end))
+        if self.group is not None:
+            return self.group.tree(match, self._key(self.group.key, end), end)
         return Query((SingleQuery((match, Return(self._projection(end)))),))
+
+    def _key(self, key: Key, end: str) -> Property:
+        """The key's node as `_path_pattern` names it: the end, a path's start, or its i-th node."""
+        hops = self.hops if key.side == "a" else self.join[1]
+        variable = end if key.at == len(hops) else key.side if key.at == 0 else f"{key.side}{key.at}"
+        return Property(Variable(variable), key.feature)
 
     def _projection(self, end: str) -> Projection:
         if self.returns == COUNT:
@@ -122,7 +136,11 @@ class Candidate:
         """The reading as words, for a model or an embedder to judge: 'Marie Curie -> birth city:
         name' (a hop taken backwards: 'laureate whose birth city it is'; a second path that
         meets it: '... and also <path>')."""
+        if self.group is not None:
+            return f"{self.path_words()}: {self.group.words(self.end_type)}"
         what = "how many" if self.returns == COUNT else self.returns.replace("_", " ")
+        if self.order is not None:
+            return f"{self.path_words()}: {what}, {self.order.words()}"
         return f"{self.path_words()}: {what}"
 
     def path_words(self) -> str:
@@ -142,14 +160,14 @@ def _path_words(start: Start, hops: tuple[Hop, ...]) -> str:
     return " -> ".join(said)
 
 
-def _path_pattern(start: Start, hops: tuple[Hop, ...], first: str, end: str) -> PatternPart:
+def _path_pattern(start: Start, hops: tuple[Hop, ...], first: str, end: str, named: bool = False) -> PatternPart:
     """(first:Type)-[:rel]->(:T1)-...->(end:Tk); the end is named `end` (the start itself where
-    there are no hops: then `first` is `end`)."""
+    there are no hops: then `first` is `end`); `named`: the nodes between too, `first`1, ..."""
     nodes = [NodePattern(first if hops else end, (start.type_name,))]
     rels = []
     for i, hop in enumerate(hops, 1):
         rels.append(RelPattern(types=(REL_PREFIX + hop.relation,), direction="out" if hop.outgoing else "in"))
-        nodes.append(NodePattern(end if i == len(hops) else None, hop.labels))
+        nodes.append(NodePattern(end if i == len(hops) else f"{first}{i}" if named else None, hop.labels))
     return PatternPart(tuple(nodes), tuple(rels))
 
 

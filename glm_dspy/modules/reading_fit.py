@@ -1,0 +1,91 @@
+"""How a reading binds a question's words, in the embedder's cosine units (Discriminate's
+ranking, glm_dspy/modules/discriminate.py): hops cost, relations, features and node types the
+question says earn, the words a reading's starts bind earn, and each schema word, stated value
+or rank the question says and the reading leaves unbound costs."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from glm_dspy.modules.question_facts import word_stem
+from graphs.cypher.anchors import stem
+from graphs.cypher.candidates import COUNT, Candidate, Start
+
+HOP_COST = 0.06  # of cosine, per hop: of two readings alike in meaning, the shorter first
+THING_BONUS = 0.15  # of cosine, to a reading that ends at the node type the question asks for by name
+COVER_BONUS = 0.05  # of cosine, per word of the question a reading's starts bind
+UNION_BONUS = 0.02  # of cosine, to a last hop read into all the types it reaches (a mentor, laureate or not)
+RELATION_BONUS = 0.06  # of cosine, per hop whose relation the question says
+FEATURE_BONUS = 0.05  # of cosine, to a reading that returns a feature the question names
+UNSAID_COST = 0.06  # of cosine, per schema word or stated value of the question the reading leaves unbound
+RANK_COST = 0.1  # of cosine, to a reading that does not rank where the question asks for a first, a last or the most
+
+
+def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter) -> float:
+    """How a reading's path binds the question's words, in cosine units: each hop costs HOP_COST
+    (of two readings alike in meaning, the shorter first) and each hop taken forwards whose
+    relation the question says (as often as it says it; "mentored" says mentor) earns
+    RELATION_BONUS back and more (a hop taken backwards is named for where it comes from), as
+    does each hop the question says in words the bank teaches (`taught`: "darling" -> spouse); the
+    question's words its starts bind earn COVER_BONUS each; an end of the type the question asks
+    for by name earns THING_BONUS; an end read into every type its relation reaches earns UNION_BONUS."""
+    hops = hops_of(c)
+    relations = Counter(word_stem(word) for hop in hops if hop.outgoing for word in hop.relation.split("_"))
+    relation_words = sum(min(n, said[word]) for word, n in relations.items())
+    taken = Counter((hop.relation, hop.outgoing) for hop in hops)
+    relation_words += sum(min(n, taught[relation]) for relation, n in taken.items())
+    end_types = {stem(t) for t in end_labels(c)}
+    asked_type = thing is not None and stem(thing) in end_types
+    return (- HOP_COST * len(hops) + RELATION_BONUS * relation_words + COVER_BONUS * len(c.bound)
+            + THING_BONUS * asked_type + UNION_BONUS * bool(c.hops and c.hops[-1].also))
+
+
+def hops_of(c: Candidate) -> tuple:
+    return c.hops + (c.join[1] if c.join else ())
+
+
+def unsaid(c: Candidate, asked: set[str], taught: Counter) -> int:
+    """How many of the question's schema words the reading leaves unbound: of `asked` (stems of
+    the words of relation, type and feature names the question says, but for those its starts
+    were bound from), those said neither by its relations, nor its node types, nor what it
+    returns or ranks by; of `taught` (how often the question says each relation in the bank's words), the
+    mentions beyond the times it takes that relation."""
+    hops = hops_of(c)
+    starts = starts_of_reading(c)
+    names = [hop.relation for hop in hops] + [t for hop in hops for t in hop.labels] + [c.returns] \
+        + [s.type_name for s in starts] + [cond.feature for s in starts for cond in s.conditions] \
+        + [key.feature for key in ranked_keys(c)] + ([c.group.part] if c.group is not None and c.group.part else [])
+    used = {word_stem(w) for name in names for w in name.split("_")}
+    bound = {word_stem(w) for s in starts for w in s.bound}
+    taken = Counter((hop.relation, hop.outgoing) for hop in hops)
+    return len(asked - used - bound) + sum(max(0, n - taken[relation]) for relation, n in taught.items())
+
+
+def returns_fit(c: Candidate, said: Counter) -> float:
+    """FEATURE_BONUS to a reading that returns a feature the question names ("in which year":
+    the prize's `year`, not its `date_awarded`)."""
+    return FEATURE_BONUS * (c.returns != COUNT and all(said[word_stem(w)] for w in c.returns.split("_")))
+
+
+def starts_of_reading(c: Candidate) -> tuple[Start, ...]:
+    return (c.start, c.join[0]) if c.join else (c.start,)
+
+
+def is_stated(start: Start) -> bool:
+    """Whether a start is a thing the question states: a node it names, or nodes that equal
+    (or start with) a value it says; not those whose long texts mention its words (a
+    motivation that mentions "first"), which are often chance."""
+    return all(condition.op != "CONTAINS" for condition in start.conditions)
+
+
+def ranked_keys(c: Candidate) -> list:
+    return [ranking.key for ranking in (c.order, c.group) if ranking is not None]
+
+
+def answer_types(c: Candidate) -> tuple[str, ...]:
+    """The node types a reading's values are of: its end's, or its group key's node's."""
+    return (c.group.key.type_name,) if c.group is not None else end_labels(c)
+
+
+def end_labels(candidate: Candidate) -> tuple[str, ...]:
+    return candidate.hops[-1].labels if candidate.hops else (candidate.start.type_name,)

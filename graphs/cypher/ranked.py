@@ -1,0 +1,100 @@
+"""Readings that rank what a path reaches: the first or the last by a value on the path ("the
+first woman to win the economics prize": the laureates an economics prize reaches, those of the
+smallest prize year), and the value shared by the most of them ("the month the most medicine
+laureates were born in": the laureates' birth dates grouped by month, the month of the most).
+
+    Order(key, descending)   -> MATCH path WITH min(key) AS best MATCH path WHERE key = best RETURN end
+    Group(key, part)         -> MATCH path WITH part(key) AS k, count(DISTINCT end) AS n RETURN k ORDER BY n DESC
+
+A key is a feature of one node of the path, named by which path (the reading's own, or the one
+it joins) and how many hops along it. Which key a question means is the readings' ranking's to
+say, not this file's: every date or year on the path orders, every date (by its year, month
+or decade), number, category or name of a node other than the end groups. Ties at the top are
+all returned by an order (two laureates of the first year); a group's ties go to the smaller
+key, so the answer is stable. Dates are ISO text (`1949-06-25`; an unknown month is `00`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from graphs.cypher.syntax import (Binary, Case, Cast, FunctionCall, IsNull, Literal, Match, Projection, Property, Query,
+                                  Return, SingleQuery, Variable, With)
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+YEAR, MONTH, DECADE = "year", "month", "decade"
+BEST, KEY, SIZE = "glm_best", "glm_key", "glm_n"
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """A feature of one node of a reading's path: `side` "a" (the reading's own path) or "b"
+    (the path it joins), `at` hops along it (0: its start)."""
+
+    side: str
+    at: int
+    type_name: str
+    feature: str
+
+    def words(self) -> str:
+        return f"{self.type_name} {self.feature}".replace("_", " ")
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    key: Key
+    descending: bool
+
+    def words(self) -> str:
+        return f"the {'last' if self.descending else 'first'} by {self.key.words()}"
+
+    def tree(self, match: Match, key: Property, returned: Projection) -> Query:
+        """The rows of the path whose key is the smallest (largest) any of its rows has."""
+        known = _and(match.where, IsNull(key, negated=True))
+        best = With(Projection(((FunctionCall("max" if self.descending else "min", (key,)), BEST),)))
+        again = Match(match.patterns, _and(match.where, Binary("=", key, Variable(BEST))))
+        return Query((SingleQuery((Match(match.patterns, known), best, again, Return(returned))),))
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    key: Key
+    part: str | None  # YEAR, MONTH, DECADE of a date (DECADE of a year's number); None: the value itself
+    fewest: bool = False
+    date: bool = False  # the key is a date (ISO text); else a number, or text grouped as it is
+
+    @property
+    def name(self) -> str:
+        return self.part or self.key.feature
+
+    def words(self, end_type: str) -> str:
+        what = f"the {self.part} of {self.key.words()}" if self.part else f"the {self.key.words()}"
+        return f"{what} with the {'fewest' if self.fewest else 'most'} {end_type}"
+
+    def tree(self, match: Match, key: Property, end: str) -> Query:
+        """The key's value (or part of it) shared by the most end nodes; of equals, the smallest."""
+        grouped = With(Projection(((self._part(key), KEY),
+                                   (FunctionCall("count", (Variable(end),), distinct=True), SIZE))),
+                       IsNull(Variable(KEY), negated=True))
+        returned = Projection(((Variable(KEY), self.name),), order=((Variable(SIZE), not self.fewest),
+                                                                     (Variable(KEY), False)), limit=Literal(1))
+        return Query((SingleQuery((match, grouped, Return(returned))),))
+
+    def _part(self, key: Property):
+        text = key if self.date else Cast(key, "STRING")
+        if self.part == YEAR:
+            return FunctionCall("substring", (text, Literal(1), Literal(4)))
+        if self.part == DECADE:
+            return FunctionCall("concat", (FunctionCall("substring", (text, Literal(1), Literal(3))), Literal("0s")))
+        if self.part == MONTH:
+            month = FunctionCall("substring", (text, Literal(6), Literal(2)))
+            return Case(month, tuple((Literal(f"{i:02d}"), Literal(name)) for i, name in enumerate(MONTHS, 1)))
+        return key
+
+
+def _and(left, right):
+    return right if left is None else Binary("AND", left, right)
+
+
+__all__ = ["Key", "Order", "Group", "YEAR", "MONTH", "DECADE", "MONTHS"]
