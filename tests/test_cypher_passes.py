@@ -136,6 +136,13 @@ def test_the_names_a_query_matches_by_are_read_and_relinked_in_the_order_it_writ
     assert print_query(without_strings(parse(text))).count("''") == 5
 
 
+def test_the_ids_a_template_matches_by_are_its_maps_of_one_id():
+    from graphs.cypher.name_literals import id_literals
+
+    text = "MATCH ({id: 'x1'})-->(b {id: 'x2', name: 'y'}) WHERE b.id = 'z' RETURN {id: 'x3'}, 'x4'"
+    assert id_literals(parse(text)) == ["x1", "x3"]
+
+
 def test_a_query_returns_the_things_or_their_count_as_its_question_asks():
     from graphs.cypher.answer_kind import Asked, answer_kind
 

@@ -1,5 +1,6 @@
 """The names a query matches nodes by, read and rewritten on its tree: the string values of a
-text feature (`{name: 'X'}` in a pattern or map, `x.title = 'X'` in a filter).
+text feature (`{name: 'X'}` in a pattern or map, `x.title = 'X'` in a filter); and the node
+ids a template query matches by (`{id: '...'}`, `id_literals`).
 
 `link_names` is the pass: it hands the names, in the order the query writes them, to `relink`
 (the caller's: Text2Cypher holds them to the question's names and links each to the stored
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from graphs.cypher.syntax import Binary, Literal, MapLiteral, NodePattern, Property, Query, RelPattern
+from graphs.cypher.syntax import Binary, Literal, MapLiteral, NodePattern, Property, Query, RelPattern, walk
 from graphs.cypher.transform import transform
 from graphs.schema import GraphSchema
 
@@ -22,6 +23,23 @@ def name_literals(tree, schema: GraphSchema) -> list[str]:
     found = []
     _each_name(tree, schema, lambda name: found.append(name) or name)
     return found
+
+
+def id_literals(tree) -> list[str]:
+    """The node ids `tree` matches by, in the order it writes them: each map of one `id` string
+    (`({id: 'l189'})`, `{id: '...'}`), the form graphs/' templates find their entities by."""
+    return [pairs[0][1].value for node in walk(tree) if (pairs := id_properties(node)) is not None]
+
+
+def id_properties(node) -> tuple | None:
+    """The properties of a node pattern, relationship pattern or map that holds one `id` string, else None."""
+    if not isinstance(node, (NodePattern, RelPattern, MapLiteral)):
+        return None
+    pairs = node.items if isinstance(node, MapLiteral) else node.properties
+    if len(pairs) != 1 or pairs[0][0] != "id" or not isinstance(pairs[0][1], Literal) \
+            or not isinstance(pairs[0][1].value, str):
+        return None
+    return pairs
 
 
 def link_names(tree: Query, schema: GraphSchema, relink: Callable[[list[str]], list[str]]) -> Query:
@@ -68,4 +86,4 @@ def _each_name(tree, schema: GraphSchema, change: Callable[[str], str]):
     return transform(tree, rewrite)
 
 
-__all__ = ["name_literals", "link_names", "without_strings"]
+__all__ = ["name_literals", "id_literals", "id_properties", "link_names", "without_strings"]
