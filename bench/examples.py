@@ -38,9 +38,9 @@ ARMS = {"meaning": {},
 
 
 def shape(cypher: str) -> str:
-    from glm_dspy.modules.text2cypher import STRING_LITERAL
+    from glm_dspy.modules.text2cypher import query_shape
 
-    return STRING_LITERAL.sub("''", cypher)
+    return query_shape(cypher)
 
 
 def gold_queries(spec: str, graph) -> list[dict]:

@@ -27,15 +27,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+from graphs.cypher import parse, print_query
+from graphs.cypher.name_literals import id_properties
+from graphs.cypher.shape import fresh_variable
+from graphs.cypher.syntax import Literal, MapLiteral, NodePattern
+from graphs.cypher.transform import transform
 from graphs.datasets import data_dir
+from graphs.literal import text_literal
 
-ID_PROPERTY = re.compile(r"\{id: '((?:[^'\\]|\\.)*)'\}")
-BARE_NODE = re.compile(r"\(\s*\{id: '((?:[^'\\]|\\.)*)'\}\s*\)")  # a node pattern with neither variable nor label
 FILE_NAME = "text2cypher_examples.jsonl"
+LETTERS = tuple("abcdefghijklmnopqrstuvwxyz")  # the variables a bare node pattern is given, in order
 
 
 def examples_path(dataset: str) -> Path:
@@ -43,36 +48,36 @@ def examples_path(dataset: str) -> Path:
     return data_dir() / dataset / FILE_NAME
 
 
-def _quoted(text: str) -> str:
-    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
-
-
 def by_name(cypher: str, name_of, type_of=None) -> str | None:
     """`cypher` with each `{id: '<id>'}` written `{<text feature>: '<its value>'}` (`name_of(id)` ->
     (feature, value)); None if a node has no name. With `type_of(id)` (-> node type), a node
     pattern that has no label gets its node's, and a variable, as every other example's has
     (`({id: 'x'})` -> `(a:laureate {name: 'X'})`): the small model copies one style of example,
-    and rewrote bare `({name: ...})` patterns as unnamed `(m:laureate)` ones."""
-    used = set(re.findall(r"\b[a-z]\w*\b", cypher))
+    and rewrote bare `({name: ...})` patterns as unnamed `(m:laureate)` ones. Read and rewritten
+    on the template's parse (a template that does not parse is an error) and printed by
+    graphs/cypher/printer.py; a new variable is the first letter no variable of the query is."""
+    tree = parse(cypher)
+    given: list[str] = []
 
-    def property_map(node_id: str) -> str:
+    def named(node):
+        pairs = id_properties(node)
+        if pairs is None:
+            return node
+        node_id = pairs[0][1].value
         found = name_of(node_id)
         if found is None:
             raise LookupError(node_id)
-        feature, name = found
-        return "{" + feature + ": " + _quoted(name) + "}"
-
-    def bare(match: re.Match) -> str:
-        node_id, type_name = match.group(1), type_of(match.group(1))
-        if type_name is None:
+        by = ((found[0], Literal(found[1])),)
+        if isinstance(node, MapLiteral):
+            return MapLiteral(by)
+        if type_of is None or not isinstance(node, NodePattern) or node.variable is not None or node.labels:
+            return replace(node, properties=by)
+        if (type_name := type_of(node_id)) is None:
             raise LookupError(node_id)
-        variable = next(v for v in "abcdefghijklmnopqrstuvwxyz" if v not in used)
-        used.add(variable)
-        return f"({variable}:{type_name} {property_map(node_id)})"
+        given.append(fresh_variable(tree, *map(NodePattern, given), among=LETTERS))
+        return NodePattern(given[-1], (type_name,), by)
     try:
-        if type_of is not None:
-            cypher = BARE_NODE.sub(bare, cypher)
-        return ID_PROPERTY.sub(lambda match: property_map(match.group(1)), cypher)
+        return print_query(transform(tree, named))
     except LookupError:
         return None
 
@@ -137,7 +142,7 @@ def path_examples(store, questions) -> list[dict]:
             continue
         chain = "".join(f"-[:{rel_table(h)}]->" + ("(:entity)" if i < len(hops) - 1 else "(b:entity)")
                         for i, h in enumerate(hops))
-        cypher = f"MATCH (a:entity {{name: {_quoted(start)}}}){chain} RETURN DISTINCT b.name"
+        cypher = f"MATCH (a:entity {{name: {text_literal(start)}}}){chain} RETURN DISTINCT b.name"
         if question.question in seen or last not in {row["b.name"] for row in store.query(cypher)}:
             continue
         seen.add(question.question)

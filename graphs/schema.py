@@ -156,3 +156,9 @@ class GraphSchema:
 
 def rel_table(relation: str) -> str:
     return REL_PREFIX + relation
+
+
+def spells(relation: str, word: str) -> bool:
+    """Whether `word` (words joined by "_") is the relation's name or the end of it after an
+    underscore (`place_of_birth`: people_person_place_of_birth)."""
+    return relation == word or relation.endswith("_" + word)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -32,7 +31,6 @@ SPLITS = ("dev", "train")
 SPLITS_FOLDER = "splits"
 PATHQUESTION_DEV = 200
 PATHQUESTION_SEED = 12  # issue 12
-_NAMED_ID = re.compile(r"\{id: '((?:[^'\\]|\\.)*)'\}")
 
 
 def check_split(split: str, more: Sequence[str] = ()) -> None:
@@ -99,8 +97,12 @@ def choose_pathquestion_split(questions: list[Question], seed: int = PATHQUESTIO
 
 
 def named_ids(question: Question) -> set[str]:
-    """The node ids a generated question's Cypher finds its entities by (`{id: '...'}`)."""
-    return set(_NAMED_ID.findall(question.cypher))
+    """The node ids a generated question's Cypher finds its entities by (`{id: '...'}`, read off
+    its parse: a template that does not parse is an error)."""
+    from graphs.cypher import parse
+    from graphs.cypher.name_literals import id_literals
+
+    return set(id_literals(parse(question.cypher)))
 
 
 def synthetic_splits(graph: GraphData) -> dict[str, list[Question]]:

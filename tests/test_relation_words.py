@@ -12,6 +12,7 @@ from dspy.utils import DummyLM
 
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.modules.text2cypher import Text2Cypher
+from graphs.cypher.syntax import Literal, NodePattern
 
 PEOPLE = ["ann", "bob", "cy", "dora", "eve", "finn"]
 TEMPLATES = [  # (question, relations of the chain from the named node)
@@ -175,7 +176,7 @@ def test_a_word_of_many_relations_is_held_to_those_leaving_where_the_path_has_go
     readings are the relations that leave the nodes the path has reached."""
     graph, bank = family_program
     program = Text2Cypher(graph, examples=bank)
-    start = "(a:entity {name: 'isabella'})"
+    start = NodePattern("a", ("entity",), (("name", Literal("isabella")),))  # (a:entity {name: 'isabella'})
     assert program._leaving(start, []) == {"parents"}
     assert program._leaving(start, [("parents", True)]) == {"spouse", "gender", "inv_parents"}
     assert program._leaving(start, [("parents", True), ("spouse", True)]) == {"gender", "inv_spouse"}

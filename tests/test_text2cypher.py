@@ -107,7 +107,7 @@ def test_a_chain_is_read_hop_by_hop():
     # a clause keyword inside a name is the name's ("... with Noisy Supervision")
     named = Chain.read("MATCH (p:paper {title: 'Learning with Noisy Labels: Where to Match'})-[:rel_venue]->(v:venue) "
                        "RETURN v.name")
-    assert named.nodes[0] == "(p:paper {title: 'Learning with Noisy Labels: Where to Match'})"
+    assert named.prefix(0)[0] == "(p:paper {title: 'Learning with Noisy Labels: Where to Match'})"
     assert named.rest == " RETURN v.name"
     for cypher in ("MATCH (a)-[:r]->(b), (b)-[:s]->(c) RETURN c", "MATCH (a)-[:r*1..2]->(b) RETURN b",
                    "MATCH (a)-[:r]-(b) RETURN b", "MATCH (a) RETURN a", "RETURN 1"):
@@ -643,6 +643,17 @@ def test_a_query_returns_the_things_or_their_count_as_the_question_asks(nobel_gr
     ]
     for cypher, question in unchanged:
         assert program.post_process(cypher, question) == cypher, cypher
+
+
+def test_the_type_a_question_asks_about_is_read_off_its_opening_words():
+    from glm_dspy.modules.text2cypher.facts import asked_type
+
+    types = ["laureate", "prize", "city"]
+    assert asked_type("Which Nobel Prizes were received by students of X?", types) == "prize"
+    assert asked_type("In which cities were laureates born?", types) == "city"
+    assert asked_type("How many laureates were born in Warsaw?", types) == "laureate"
+    assert asked_type("Who received the Nobel Prize in Physics 1977?", types) is None
+    assert asked_type("Which of the people that won a prize ...", types) is None  # past the opening words
 
 
 def test_a_relation_taken_more_often_than_the_question_names_it_is_taken_as_often_as_named(nobel_graph):

@@ -34,6 +34,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from glm_dspy.modules.cypher_paths import Chain
+from graphs.cypher.syntax import Literal
+from graphs.schema import spells
 
 MIN_COUNT = 5  # questions a word must come in before it can be a relation word
 MIN_SHARE = 0.9  # of those, the share that must have its one relation
@@ -41,7 +43,6 @@ MIN_REPRODUCED = 0.6  # of the bank's chains, the share the words must give back
 MAX_PHRASE = 4  # the most words read together as one relation's name ("place of birth")
 MIN_SPELLED_LENGTH = 4  # a word shorter than this never stands for a relation by spelling it
 SPELLING_CACHE = 100_000  # words and phrases whose spelled relations are kept (a service asks without end)
-NAME_PROPERTY = re.compile(r"\{\s*\w+\s*:\s*'((?:[^'\\]|\\.)*)'")
 POSSESSIVE = re.compile(r"(\w)(['’]s)\b")
 FILLER = frozenset({"a", "an", "the", "of", "'s", "’s", "is", "are", "was", "were", "what", "who", "whom", "which",
                     "where", "when", "does", "did", "do", "how"})
@@ -61,16 +62,12 @@ def _word(token: str) -> str:
     return token.strip("?,.;:!()\"").lower()
 
 
-def spells(relation: str, word: str) -> bool:
-    """Whether `word` (words joined by "_") is the relation's name or the end of it after an
-    underscore (`place_of_birth`: people_person_place_of_birth)."""
-    return relation == word or relation.endswith("_" + word)
-
-
 def start_name(path: Chain) -> str | None:
-    """The name the chain's first node is matched by (`{name: 'X'}`), or None."""
-    found = NAME_PROPERTY.search(path.nodes[0])
-    return re.sub(r"\\(.)", r"\1", found.group(1)) if found else None
+    """The name the chain's first node is matched by (`{name: 'X'}`: the string its pattern's
+    first property is), or None."""
+    properties = path.nodes[0].properties
+    value = properties[0][1] if properties else None
+    return value.value if isinstance(value, Literal) and isinstance(value.value, str) else None
 
 
 def chain_relations(path: Chain) -> list[Relation]:

@@ -6,6 +6,10 @@ does not apply), so it can be tested on its own and recorded by name (Text2Cyphe
 `return_node_names`: a query that returns whole nodes (`RETURN DISTINCT city`: the model's
 shorthand for "the city") returns their name, the text feature of the node's type, where the
 type is known (its label, or the one type its hops leave it).
+
+The other passes are one file each, in the order Text2Cypher applies them: name_literals.py
+(`link_names`), relabel.py, known_relation.py, known_property.py, return_end.py,
+nested_property.py, then this one, then answer_kind.py.
 """
 
 from __future__ import annotations

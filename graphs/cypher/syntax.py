@@ -226,3 +226,11 @@ def walk(node):
     yield node
     for child in children(node):
         yield from walk(child)
+
+
+def written_labels(tree) -> dict[str, str]:
+    """Each node variable's label as its node patterns write it: the first label of the last
+    pattern that binds the variable and has one (a pass's reading of `(p:paper)`; the plan's
+    `node_types` is what a variable can be)."""
+    return {node.variable: node.labels[0] for node in walk(tree)
+            if isinstance(node, NodePattern) and node.variable and node.labels}

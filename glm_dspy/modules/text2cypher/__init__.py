@@ -16,8 +16,11 @@ Stages, in the seed's order, each with the file of this package that holds it; e
   generation   (module.py) GenerateCypher (glm_dspy/signatures.py), one "cypher" step
   post-process (rewrites.py, paths.py; names.py) named passes in a stated order (`passes`); the
                step keeps the model's text (`raw`) and each pass that changed the query, with
-               the query before and after it (`rewrites`). Rule-based: code fences and a trailing ';'
-               dropped; every name literal
+               the query before and after it (`rewrites`). Rule-based, each but the first a pass
+               over the parsed query (graphs/cypher/: one file a pass, a tree in and a tree out,
+               the query printed by graphs/cypher/printer.py where it changed; a query that does
+               not parse is left to validation): code fences and a trailing ';' dropped from the
+               reply; every name literal
                (`{name: '...'}`, `x.title = '...'`: any node type's text feature) is held to the
                names the question mentions, not its schema words (`names_in`, `ground_names`: one
                it does not hold, often an example's, becomes the question's name most like it),
@@ -33,10 +36,10 @@ Stages, in the seed's order, each with the file of this package that holds it; e
                (`_spelled_path`, glm_dspy/modules/relation_words.py: the words are learned from
                the examples, and used only where they give back the bank's own paths); a query
                that returns a count where the question asks "which", or names where it asks "how
-               many", returns the other, of the node whose type the question names (`_answer_kind`);
+               many", returns the other, of the node whose type the question names (`answer_kind`);
                a relation taken more often in a row than the question names it, as often as
                named (`_repeated_hops`, where the relation words are not usable); a relation
-               read as a nested property (`RETURN c.author.name`), the hop (`_nested_property`)
+               read as a nested property (`RETURN c.author.name`), the hop (`nested_property`)
   validation   (validation.py) the read-only gate on the query's parse (graphs/cypher: one reading
                statement, allow-listed functions; a refusal names the clause) and Kuzu's EXPLAIN
                of the gate's printed text, nothing else, a "graph" step; then the query's plan
@@ -67,12 +70,12 @@ node for any clause but the reading ones, and the database is opened read-only u
 (graphs/store.py). One deadline (`question_timeout_s`) bounds all of a question's stages.
 
 The other files: facts.py reads the question's English (its names, its form, whether it asks a
-count); cypher_text.py holds the patterns the rewrites read a query's text with. `Text2Cypher`
+count, the node type it asks about); no file here reads a query's text: it is parsed
+(graphs/cypher/parser.py) and read as its tree. `Text2Cypher`
 (module.py) inherits one mixin a stage file: Examples, Names, Rewrites, Paths, Walks, Validation.
 """
 
-from glm_dspy.modules.text2cypher.cypher_text import STRING_LITERAL
-from glm_dspy.modules.text2cypher.examples import ORDER_WEIGHT, default_examples_path
+from glm_dspy.modules.text2cypher.examples import ORDER_WEIGHT, default_examples_path, query_shape
 from glm_dspy.modules.text2cypher.facts import question_form, question_names
 from glm_dspy.modules.text2cypher.module import (
     DEFAULT_K, DEFAULT_MAX_RELATIONS, DEFAULT_MAX_REPAIRS, DEFAULT_QUESTION_TIMEOUT_S, Text2Cypher)
@@ -81,5 +84,5 @@ from glm_dspy.modules.text2cypher.rows import MAX_ROWS, _value_text
 from glm_dspy.modules.text2cypher.validation import read_only_problem
 
 __all__ = ["Text2Cypher", "read_only_problem", "question_form", "question_names", "ground_names", "named_nodes",
-           "default_examples_path", "ORDER_WEIGHT", "STRING_LITERAL", "MAX_ROWS", "DEFAULT_K",
+           "default_examples_path", "ORDER_WEIGHT", "query_shape", "MAX_ROWS", "DEFAULT_K",
            "DEFAULT_MAX_RELATIONS", "DEFAULT_MAX_REPAIRS", "DEFAULT_QUESTION_TIMEOUT_S", "_value_text"]

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import numpy as np
 
-from glm_dspy.modules.text2cypher.cypher_text import STRING_LITERAL, _unescape
 from glm_dspy.modules.text2cypher.facts import _folded, question_form
 from glm_dspy.modules.text2cypher.names import named_nodes
+from graphs.cypher import CypherSyntaxError, QueryRefused, parse, print_query
+from graphs.cypher.name_literals import name_literals, without_strings
 
 OWN_RELATION_BONUS = 1.0  # added to the cosine of a relation a named node has: those come first
 TIE_WEIGHT = 0.1  # of the whole question's similarity, next to its form's
@@ -52,9 +53,27 @@ def read_examples(path: Path) -> list[dict]:
     return found
 
 
+def query_shape(cypher: str) -> str:
+    """The query with every string literal empty, as the printer writes it: two queries that
+    differ only in their names and values have one shape. A query that does not parse is its
+    own shape."""
+    try:
+        return print_query(without_strings(parse(cypher)))
+    except (CypherSyntaxError, QueryRefused):
+        return cypher
+
+
+def _matched_names(cypher: str, schema) -> list[str]:
+    """The names `cypher` matches nodes by (graphs/cypher/name_literals.py); none where it does not parse."""
+    try:
+        return name_literals(parse(cypher), schema)
+    except (CypherSyntaxError, QueryRefused):
+        return []
+
+
 class Examples:
     """Text2Cypher's pruning and example stages. Reads `graph`, `k`, `max_relations`, `examples`,
-    `order_weight`, `distinct_shapes`, `hold_out_own`, `hold_out_family` and `_name_literal`;
+    `order_weight`, `distinct_shapes`, `hold_out_own` and `hold_out_family`;
     fills, on first use, the embedding caches `_relation_vectors` (the schema's relations) and
     `_example_vectors`, `_example_forms`, `_example_shapes`, `_example_names` (the bank's),
     each None until then."""
@@ -121,8 +140,8 @@ class Examples:
             forms = [question_form(q) for q in questions]
             self._example_vectors = (self._embed(forms), self._embed(questions))
             self._example_forms = [form.lower().split() for form in forms]
-            self._example_shapes = [STRING_LITERAL.sub("''", e["cypher"]) for e in self.examples]
-            self._example_names = [{_folded(_unescape(m.group(2))) for m in self._name_literal.finditer(e["cypher"])}
+            self._example_shapes = [query_shape(e["cypher"]) for e in self.examples]
+            self._example_names = [{_folded(name) for name in _matched_names(e["cypher"], self.graph.schema)}
                                    for e in self.examples]
 
     def choose_examples(self, question: str) -> list[dict]:

@@ -95,3 +95,21 @@ def _likeness(a: str, b: str) -> tuple[int, float]:
 
     a, b = _folded(a), _folded(b)
     return len(set(a.split()) & set(b.split())), SequenceMatcher(None, a, b).ratio()
+
+
+def asked_type(question: str, type_names) -> str | None:
+    """The node type the question asks about: the first of `type_names` (the graph's) that the
+    ASKED_WORDS words right after its "which", "what" or "how many" (ASKING) say, singular or
+    plural ("Which Nobel *Prizes* ...", "How many *laureates* ..."); None where they say none."""
+    from graphs.schema_examples import plural, words
+
+    asking = ASKING.match(question)
+    opening = [w.lower() for w in NAME_WORD.findall(question[asking.end():])[:ASKED_WORDS]] if asking else []
+    said = {}
+    for type_name in type_names:
+        spoken = words(type_name).lower().split()
+        for form in (spoken, plural(" ".join(spoken)).split()):
+            for at in range(len(opening) - len(form) + 1):
+                if opening[at: at + len(form)] == form:
+                    said.setdefault(type_name, at)
+    return min(said, key=said.get) if said else None

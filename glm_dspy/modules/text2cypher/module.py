@@ -19,7 +19,6 @@ from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.copyable_lock import CopyableLock
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.modules.text2cypher.answer_type import answer_type_problem
-from glm_dspy.modules.text2cypher.cypher_text import NAME_LITERAL
 from glm_dspy.modules.text2cypher.examples import Examples
 from glm_dspy.modules.text2cypher.names import Names
 from glm_dspy.modules.text2cypher.paths import Paths
@@ -80,12 +79,6 @@ class Text2Cypher(Examples, Names, Rewrites, Paths, Walks, Validation, dspy.Modu
         self.examples = self._read_examples(examples)
         self.relation_words = RelationWords.learn(self.examples, graph.schema.relations) \
             if spelled_paths and self.examples else None
-        text_features = sorted({t.text_feature for t in graph.schema.node_types.values() if t.text_feature})
-        self._text_features = frozenset(text_features)
-        self._name_literal = re.compile(NAME_LITERAL.format(f="(?:" + "|".join(map(re.escape, text_features)) + ")")
-                                        if text_features else r"(?!x)x")
-        self._node_pattern = re.compile(r"\((\w*)\s*:\s*`?(\w+)`?\s*\{\s*(" + "|".join(map(re.escape, text_features))
-                                        + r")\s*:\s*'((?:[^'\\]|\\.)*)'\s*\}\)" if text_features else r"(?!x)x")
         self._example_vectors = self._example_forms = self._example_shapes = self._example_names = None
         self._relation_vectors = None
         self._relation_name_vectors = None

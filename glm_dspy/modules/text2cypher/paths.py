@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import re
 
-from glm_dspy.modules.cypher_paths import END, NODE_HEAD, Chain
-from glm_dspy.modules.relation_words import chain_relations, spells, start_name
-from glm_dspy.modules.text2cypher.cypher_text import LONE_NODE, OWN_RETURN, RETURN_ONE, _escape
+from glm_dspy.modules.cypher_paths import Chain
+from glm_dspy.modules.relation_words import chain_relations, start_name
 from glm_dspy.modules.text2cypher.facts import NAME_WORD, _word_stem
+from graphs.cypher import CypherSyntaxError, QueryRefused, parse, print_pattern, print_query
+from graphs.cypher.name_literals import name_literals
+from graphs.cypher.return_end import relation_as_property
+from graphs.cypher.shape import one_property
+from graphs.cypher.syntax import (Literal, Match, NodePattern, PatternPart, Projection, Property, Query, RelPattern,
+                                  Return, SingleQuery, Variable)
+from graphs.schema import spells
 
 MAX_SPELLED_HOPS = 3  # the longest chain rebuilt from the question's relation words
 MAX_SPELLED_READINGS = 12  # of a question whose words may stand for several relations, the chains run
@@ -17,8 +23,8 @@ MAX_SPELLED_READINGS = 12  # of a question whose words may stand for several rel
 class Paths:
     """Text2Cypher's path rewrites (`_spelled_path`, `_unsaid_hop`, `_repeated_hops`) and the
     chain built from the question's words where the query cannot run (`_from_words`). Reads
-    `graph`, `relation_words` (None or not `usable`: the rewrites that need them do nothing) and
-    `_name_literal`; runs the chains it tries through `execute`."""
+    `graph` and `relation_words` (None or not `usable`: the rewrites that need them do nothing);
+    runs the chains it tries through `execute`. Reads a query as its parse (`Chain`), never its text."""
 
     def _spelled_path(self, cypher: str, question: str, path: Chain | None = None) -> str:
         """A chain from a named node whose relations are not the ones the question's words spell
@@ -33,9 +39,9 @@ class Paths:
         if words is None or not words.usable:
             return cypher
         path = path or Chain.read(cypher) or self._lone_node(cypher)
-        if path is not None and path.binds_last() is None and (returned := RETURN_ONE.match(path.rest)) \
-                and not re.search(rf"\(\s*{returned.group(2)}\b", path.cypher[: len(path.cypher) - len(path.rest)]):
-            path = path.bind_last(returned.group(2))  # `->(:entity) RETURN DISTINCT b.name`: b is where it ends
+        if path is not None and path.binds_last() is None and (returned := path.returns()) is not None \
+                and returned[0] not in {node.variable for node in path.nodes}:
+            path = path.bind_last(returned[0])  # `->(:entity) RETURN DISTINCT b.name`: b is where it ends
         name = start_name(path) if path is not None else None
         spelled = words.path(question, name) if name is not None else None
         if spelled == [] and path.hops and (own := self._own_feature(path)) is not None:
@@ -94,29 +100,30 @@ class Paths:
         """A chain the question's words spell no hop of, returning a feature (not the name) that its
         named start has: the start's own ("What are the keywords of the paper X?" written
         `(a:paper {...})-[:rel_paper]->(b:paper) RETURN b.keywords` answered another paper's)."""
-        returned = OWN_RETURN.match(path.rest)
-        start = NODE_HEAD.match(path.nodes[0]).group(1)
+        returned = path.returns(unequal=True)
+        start = path.nodes[0].variable
         node_type = self.graph.schema.node_types.get(path.label(0) or "")
-        if returned is None or not start or node_type is None or returned.group(2) != path.binds_last() \
-                or returned.group(3) not in node_type.features or returned.group(3) == node_type.text_feature:
+        if returned is None or not start or node_type is None or returned[0] != path.binds_last() \
+                or returned[1] not in node_type.features or returned[1] == node_type.text_feature:
             return None
-        return f"MATCH {path.nodes[0]} RETURN {returned.group(1) or ''}{start}.{returned.group(3)}"
+        asked = Return(Projection(((Property(Variable(start), returned[1]), None),), distinct=path.distinct))
+        return print_query(Query((SingleQuery((Match((PatternPart((path.nodes[0],)),)), asked)),)))
 
     def _named_end(self, path: Chain) -> Chain:
         """`path` returning its end node's name feature where that node's type lacks the one
         returned (a paper's `title` asked of the venue it reaches, which has a `name`)."""
         node_type = self.graph.schema.node_types.get(path.label(len(path.nodes) - 1) or "")
-        returned = RETURN_ONE.match(path.rest)
-        if node_type is None or not node_type.text_feature or returned is None or returned.group(3) in node_type.features:
+        returned = path.returns()
+        if node_type is None or not node_type.text_feature or returned is None or returned[1] in node_type.features:
             return path
-        head = path.cypher[: len(path.cypher) - len(path.rest)]
-        return Chain.read(f"{head} RETURN {returned.group(1) or ''}{returned.group(2)}.{node_type.text_feature}") or path
+        return path.returning(returned[0], node_type.text_feature)
 
-    def _leaving(self, start: str, hops: list[tuple[str, bool]]) -> set[str]:
+    def _leaving(self, start: NodePattern, hops: list[tuple[str, bool]]) -> set[str]:
         """The relations leaving the nodes the chain from node pattern `start` along `hops` reaches."""
         from graphs.schema import REL_PREFIX, rel_table
 
-        pattern = start + "".join(f"-[:{rel_table(r)}]->()" if out else f"<-[:{rel_table(r)}]-()" for r, out in hops)
+        rels = tuple(RelPattern(types=(rel_table(r),), direction="out" if out else "in") for r, out in hops)
+        pattern = print_pattern(PatternPart((start, *[NodePattern()] * len(hops)), rels))
         rows, _ = self.execute(f"MATCH {pattern}-[glm_r]->() RETURN DISTINCT label(glm_r) AS rel LIMIT 500")
         return {row["rel"].removeprefix(REL_PREFIX) for row in rows or []}
 
@@ -131,10 +138,9 @@ class Paths:
         if len(named) != 1:
             return None
         type_name, feature, stored = named[0]
-        start = f"(a:{type_name} {{{feature}: '{_escape(stored)}'}})"
-        seed = f"MATCH {start} RETURN DISTINCT {END}.{feature}"
-        rebuilt = self._spelled_path(seed, question, Chain.unwalked(seed, start, feature))
-        return rebuilt if rebuilt != seed else None
+        seed = Chain.unwalked(NodePattern("a", (type_name,), ((feature, Literal(stored)),)), feature)
+        rebuilt = self._spelled_path(seed.cypher, question, seed)
+        return rebuilt if rebuilt != seed.cypher else None
 
     def _reached_label(self, relation: str, outgoing: bool) -> str | None:
         """The one node type a hop along `relation` reaches, or None where it may reach several."""
@@ -145,14 +151,23 @@ class Paths:
         """`MATCH (a:entity {name: 'Objective, Burma!'}) RETURN DISTINCT a.profession`, a property
         its type lacks (a relation word read as a property): a chain of no hops yet, to the node
         whose name it returns, for `_spelled_path` to rebuild; else None."""
-        found = LONE_NODE.match(cypher)
-        if found is None or self._name_literal.search(found.group(1)) is None:
+        try:
+            tree = parse(cypher)
+        except (CypherSyntaxError, QueryRefused):
             return None
-        head = NODE_HEAD.match(found.group(1))
-        if head.group(1) != found.group(3) or not self._lacks(head.group(2), found.group(4)):
+        clauses = tree.parts[0].clauses
+        if len(tree.parts) != 1 or len(clauses) != 2 or not isinstance(clauses[0], Match) or clauses[0].optional \
+                or clauses[0].where is not None or len(clauses[0].patterns) != 1:
             return None
-        feature = self.graph.schema.node_types[head.group(2)].text_feature or "name"
-        return Chain.unwalked(cypher, found.group(1), feature)
+        pattern, returned = clauses[0].patterns[0], one_property(clauses[1].projection)
+        if pattern.rels or pattern.variable or returned is None:
+            return None
+        node = pattern.nodes[0]
+        label = node.labels[0] if node.labels else None
+        if not name_literals(node, self.graph.schema) or node.variable != returned[0] \
+                or not relation_as_property(self.graph.schema, label, returned[1]):
+            return None
+        return Chain.unwalked(node, self.graph.schema.node_types[label].text_feature or "name")
 
     def _repeated_hops(self, cypher: str, question: str) -> str:
         """A chain that takes one relation several times in a row, where the question names that

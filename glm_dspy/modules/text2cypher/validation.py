@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import re
 
-from glm_dspy.modules.text2cypher.cypher_text import STRING_LITERAL, _escape
 from glm_dspy.modules.text2cypher.facts import NUMBER, question_names
 from graphs.cypher import CypherSyntaxError, QueryRefused, gate
 from graphs.cypher.plan import plan_of
+from graphs.cypher.syntax import Literal, walk
 from graphs.cypher.typecheck import problems
 from graphs.deadline import DeadlinePassed
+from graphs.literal import text_literal
 from graphs.store import ReadResult
 
 
@@ -34,6 +35,16 @@ def _canonical(cypher: str) -> str:
 
 
 TYPE_PROBLEM = "the query can match nothing in this graph"
+
+
+def _holds(value, number: str) -> bool:
+    """Whether a literal's value says `number` (digits): the number itself, or a string with it
+    not inside a longer number (`'1844'`, `'Physics 1921'`, not `'18440'`)."""
+    if isinstance(value, bool) or value is None:
+        return False
+    if isinstance(value, (int, float)):
+        return value == int(number)
+    return re.search(rf"(?<!\d){number}(?!\d)", value) is not None
 
 
 class Validation:
@@ -77,7 +88,11 @@ class Validation:
         has by that very name, or None. A small model sometimes drops the name ("Who were the
         students of Augustin Walther?" -> `MATCH (m:laureate)-[:rel_student]->(s) RETURN s.name`,
         everyone's students); the repair is told which name to match, and how."""
-        if STRING_LITERAL.search(cypher):
+        try:
+            tree = gate(cypher).tree
+        except (QueryRefused, CypherSyntaxError):
+            return None  # EXPLAIN ran the gated text: not reached
+        if any(isinstance(node, Literal) and isinstance(node.value, str) for node in walk(tree)):
             return None
         named = [exact for name in question_names(question) if (exact := self.exact_name(name)) is not None]
         if not named:
@@ -85,7 +100,7 @@ class Validation:
         feature, stored = named[0]
         return (f"the query matches no node by name, but the question asks about "
                 f"{' and '.join(repr(name) for _, name in named[:3])}: match each by name, "
-                f"e.g. {{{feature}: '{_escape(stored)}'}}")
+                f"e.g. {{{feature}: {text_literal(stored)}}}")
 
     def unsaid_number(self, cypher: str, question: str) -> str | None:
         """Why a query that holds none of the numbers its question says cannot answer it, or None.
@@ -93,7 +108,13 @@ class Validation:
         `WHERE p.year = 2024` counted every year's; the repair is told the number and the graph's
         number features."""
         said = list(dict.fromkeys(NUMBER.findall(question)))
-        if not said or any(re.search(rf"(?<!\d){number}(?!\d)", cypher) for number in said):
+        if not said:
+            return None
+        try:
+            values = [node.value for node in walk(gate(cypher).tree) if isinstance(node, Literal)]
+        except (QueryRefused, CypherSyntaxError):
+            return None  # EXPLAIN ran the gated text: not reached
+        if any(_holds(value, number) for value in values for number in said):
             return None
         types = self.graph.schema.node_types.items()
         numeric = [(t, f) for t, node_type in types for f, kind in node_type.features.items()

@@ -17,7 +17,7 @@ UNBOUND = re.compile(r"Binder exception: Variable (\w+) is not in scope")
 
 
 class Walks:
-    """Text2Cypher's walk stage and the nearest relation by meaning that it and `_known_relation`
+    """Text2Cypher's walk stage and the nearest relation by meaning that it and `_stand_in`
     use. Reads `graph`; fills `_relation_name_vectors` (the relations' names embedded, None until
     first used); runs queries through `execute` and `validate`."""
 
