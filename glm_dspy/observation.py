@@ -11,6 +11,7 @@ format (protocol.py marks where observations sit inside a reply and the worker r
 this module imports nothing, so the sandboxed worker and the parent share it.
 """
 
+import ast
 from collections.abc import Iterator
 from typing import Any
 
@@ -62,3 +63,21 @@ def is_empty_output(output: str) -> bool:
     nothing, not an answer (an empty list printed as the answer was a frequent wrong answer)."""
     lines = [line.strip().lower() for line in output.splitlines() if line.strip()]
     return bool(lines) and all(line in EMPTY_OUTPUTS for line in lines)
+
+
+def printed_values(output: str) -> list:
+    """The values a snippet printed: each line's Python literal (a list's items), else the line
+    itself ("['1867-11-07']" -> ["1867-11-07"]; "Warsaw" -> ["Warsaw"])."""
+    values = []
+    for line in (line.strip() for line in output.splitlines()):
+        if not line:
+            continue
+        try:
+            value = ast.literal_eval(line) if len(line) <= MAX_LITERAL else line
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            value = line
+        values += list(value) if isinstance(value, (list, tuple, set)) else [value]
+    return values
+
+
+MAX_LITERAL = 10_000  # characters of a printed line read as a literal; longer lines are text

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterable, Protocol
@@ -48,6 +49,10 @@ class SentenceTransformerEmbedder:
             self.name = model
         self._model = SentenceTransformer(model, device="cpu")
         self._model.max_seq_length = max_seq_length
+        # one encoding at a time: the fast tokenizer is shared and its padding and truncation
+        # settings are set per call, so two threads at once give ragged batches ("Unable to
+        # create tensor") or "Already borrowed"
+        self._lock = threading.Lock()
         self.dim = self._model.get_embedding_dimension()
         self.batch_size = batch_size
         modules = list(self._model)
@@ -55,6 +60,11 @@ class SentenceTransformerEmbedder:
         self._is_mean_pooled = (pooling is not None and type(modules[2]).__name__ == "Normalize"
                                 and (getattr(pooling, "pooling_mode", None) == "mean"  # sentence-transformers 5
                                      or getattr(pooling, "pooling_mode_mean_tokens", False)))
+
+    def __deepcopy__(self, memo) -> "SentenceTransformerEmbedder":
+        """Itself: a program's copies (DSPy's optimizers deep-copy programs) share the one model
+        and its lock, as they share the graph it embeds."""
+        return self
 
     def _encode_one(self, text: str) -> np.ndarray:
         """One query, straight through the transformer: the same vector as `encode` (mean pooling,
@@ -71,10 +81,11 @@ class SentenceTransformerEmbedder:
         return np.ascontiguousarray(vector.numpy(), dtype=np.float32)
 
     def encode(self, texts: list[str]) -> np.ndarray:
-        if len(texts) == 1 and self._is_mean_pooled:
-            return self._encode_one(texts[0])
-        vectors = self._model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
-                                     convert_to_numpy=True, show_progress_bar=False)
+        with self._lock:
+            if len(texts) == 1 and self._is_mean_pooled:
+                return self._encode_one(texts[0])
+            vectors = self._model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
+                                         convert_to_numpy=True, show_progress_bar=False)
         return np.ascontiguousarray(vectors, dtype=np.float32)
 
 

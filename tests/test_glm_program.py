@@ -451,3 +451,20 @@ def test_a_snippet_that_reads_nothing_from_the_graph_is_no_answer(tiny_graph):
     assert prediction.answer == "Analytical Society"
     assert [s["ok"] for s in prediction.steps if s["agent"] == "act"] == [False, True]
     assert "without reading the graph" in str(lm.history[-1]["messages"])
+
+
+def test_a_printed_value_of_another_kind_than_the_question_asks_is_no_answer(tiny_graph):
+    """A snippet once printed a laureate's birth date for "which laureate was born in X": the
+    printed values' kind is held to what the question asks (a name for which/who/where), and
+    the repair is told what it printed."""
+    count = 'print(NodeDegree(RetrieveNode("Ada Lovelace"), "paper"))'
+    program = GLM(tiny_graph, readings=None, samples=0, max_repairs=1, kind="deterministic")
+    prediction, lm = run(program, [{"code": count}, {"code": 'print(NodeFeature("a1", "organization"))'}],
+                         question="Which organization was Ada Lovelace part of?")
+    assert prediction.answer == "Analytical Society"
+    assert [s["ok"] for s in prediction.steps if s["agent"] == "act"] == [False, True]
+    assert "but the snippet printed numbers" in str(lm.history[-1]["messages"])
+    # a question that does not say what it asks takes any kind
+    prediction, _ = run(GLM(tiny_graph, readings=None, samples=0, kind="deterministic"), [{"code": count}],
+                        question="Tell me about Ada Lovelace's papers")
+    assert prediction.answer == "2"

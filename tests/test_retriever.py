@@ -127,3 +127,20 @@ def test_a_query_ends_by_the_callers_deadline(nobel_graph):
     with deadline(time.monotonic() - 1.0), pytest.raises(DeadlinePassed):
         store.query("RETURN 1 AS one")
     assert store.query("RETURN 1 AS one") == [{"one": 1}]  # no deadline outside the block
+
+
+def test_the_embedder_encodes_from_many_threads_and_copies_are_itself():
+    """Eval and the service run questions in threads that share one embedder: its tokenizer's
+    padding is set per call, so two encodes at once once gave ragged batches."""
+    import copy
+    from concurrent.futures import ThreadPoolExecutor
+
+    from graphs.node_index import SentenceTransformerEmbedder
+
+    embedder = SentenceTransformerEmbedder()
+    texts = [["a"], ["a much longer text of many words than the others", "b"], ["c d", "e f g h i j k"]] * 8
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(embedder.encode, texts))
+    for batch, vectors in zip(texts, results):
+        assert vectors.shape == (len(batch), embedder.dim)
+    assert copy.deepcopy(embedder) is embedder

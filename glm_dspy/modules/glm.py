@@ -55,8 +55,9 @@ from glm_dspy.modules.act import ActAgent
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.classify import ClassifyAgent
 from glm_dspy.modules.reason import ReasonAgent
+from glm_dspy.modules.text2cypher.answer_type import ASKS, NODE, kind_problem
 from glm_dspy.notebook import Notebook
-from glm_dspy.observation import Observation, is_empty_output
+from glm_dspy.observation import Observation, is_empty_output, printed_values
 from glm_dspy.pipeline import Prefetcher, prefetch_pool
 from glm_dspy.lm.query import decoding_listener, query_context
 from graphs.node_info import CHUNK_OPENING
@@ -479,7 +480,8 @@ class GLM(dspy.Module):
         `retrieved`. Returns (output, None) for a real result, else (output, (error for the
         repair, error category)): an error, nothing printed, only empty results, only
         graph-function observations, something no graph read gave (`print("...")` after a
-        RetrieveNode alone), or only the request's own words."""
+        RetrieveNode alone), only the request's own words, or values of another kind than the
+        request asks (text2cypher/answer_type.py: a birth date for "where")."""
         result = self._executor().run(code)
         output = result.output.strip()
         step.output, step.error = output, result.error
@@ -508,6 +510,9 @@ class GLM(dspy.Module):
             return output, (f"the snippet printed {output!r}, which the request itself names; print what the "
                             "request asks about it: its neighbours of the right type, or a feature",
                             RETRIEVAL_ERROR)
+        if (wrong := kind_problem(request, printed_values(output))) is not None and wrong[1] != NODE:
+            return output, (f"the request asks {ASKS[wrong[0]]}, but the snippet printed {wrong[1]} "
+                            f"({output[:100]!r}): print what it asks for", CODE_ERROR)
         return output, None
 
     def _printed_ids(self, output: str) -> list[str]:

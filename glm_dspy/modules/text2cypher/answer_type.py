@@ -32,20 +32,33 @@ def answer_type_problem(question: str, rows: list[dict]) -> str | None:
     does not say what it asks, or a row holds several columns: the model reads those)."""
     if not rows or any(len(row) != 1 for row in rows):
         return None
-    kinds = {value_kind(next(iter(row.values()))) for row in rows if next(iter(row.values())) not in (None, "", [])}
+    problem = kind_problem(question, [next(iter(row.values())) for row in rows])
+    if problem is None:
+        return None
+    asks, returned = problem
+    if returned == NODE:
+        return (f"the query returns whole nodes: return the property the question asks for "
+                f"(a name: the node's name property), e.g. RETURN DISTINCT x.name")
+    how = {NAME: "return the name of the node the question asks about", DATE: "return the date or year property",
+           COUNT: "return count(DISTINCT ...)"}[asks]
+    return f"the question asks {ASKS[asks]}, but the query returned {returned}: {how}"
+
+
+ASKS = {NAME: "who, where or which thing (a name)", DATE: "when (a date or a year)", COUNT: "how many"}
+
+
+def kind_problem(question: str, values: list) -> tuple[str, str] | None:
+    """(the kind the question asks, the kinds `values` are, in words) where they cannot answer it:
+    whole nodes for anything; dates or numbers for who, where or which; names for when; anything
+    but a number for how many. None where they can, or the question does not say."""
+    kinds = {value_kind(value) for value in values if value not in (None, "", [])}
     if not kinds:
         return None
     kind = asked(question)
     returned = " and ".join(sorted(f"{k}s" for k in kinds))
     if NODE in kinds:
-        return (f"the query returns whole nodes: return the property the question asks for "
-                f"(a name: the node's name property), e.g. RETURN DISTINCT x.name")
-    if kind == NAME and kinds <= {DATE_VALUE, NUMBER_VALUE}:
-        return (f"the question asks who, where or which thing (a name), but the query returned {returned}: "
-                f"return the name of the node the question asks about")
-    if kind == DATE and kinds == {TEXT}:
-        return (f"the question asks when (a date or a year), but the query returned {returned}: "
-                f"return the date or year property")
-    if kind == COUNT and kinds != {NUMBER_VALUE}:
-        return f"the question asks how many, but the query returned {returned}: return count(DISTINCT ...)"
+        return kind, NODE
+    if kind == NAME and kinds <= {DATE_VALUE, NUMBER_VALUE} or kind == DATE and kinds == {TEXT} \
+            or kind == COUNT and kinds != {NUMBER_VALUE}:
+        return kind, returned
     return None
