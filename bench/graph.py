@@ -115,7 +115,7 @@ def node_vectors(texts: list[str], embedder, cache_key: str) -> np.ndarray:
 
 
 def embed_nodes(num_nodes: int, seed: int):
-    from graphs.datasets import node_texts
+    from graphs.build import node_texts
     from graphs.node_index import SentenceTransformerEmbedder
     from graphs.synthetic import generate
 

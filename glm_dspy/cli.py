@@ -30,7 +30,7 @@ console = Console(stderr=True)
 
 
 def cmd_build(args) -> int:
-    from graphs.datasets import build_database
+    from graphs.build import build_database
 
     with console.status(f"building {args.dataset} into {args.db}"):
         report = build_database(args.dataset, args.db, overwrite=args.force, progress=True, seed=args.seed,

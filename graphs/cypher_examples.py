@@ -36,7 +36,7 @@ from graphs.cypher.name_literals import id_properties
 from graphs.cypher.shape import fresh_variable
 from graphs.cypher.syntax import Literal, MapLiteral, NodePattern
 from graphs.cypher.transform import transform
-from graphs.datasets import data_dir
+from graphs.data_dir import data_dir
 from graphs.literal import text_literal
 
 FILE_NAME = "text2cypher_examples.jsonl"

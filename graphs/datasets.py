@@ -22,34 +22,25 @@ asked a question file of its own: `glm-dspy eval --questions FILE.jsonl` (graphs
 `load_questions(spec, db_dir, split="dev"|"train")` gives a split: dev questions measure, and are
 never used for demos, instructions or training; train questions are for optimizers (graphs.splits).
 A dataset may have more measure-only splits (`Dataset.more_splits`, Nobel's "natural"), never trained on.
-Source files come from `GLM_DATA_DIR` or the repository's `datasets/` folder.
+Source files come from `GLM_DATA_DIR` or the repository's `datasets/` folder (graphs/data_dir.py).
+Building a dataset's database is graphs/build.py.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from graphs.data_dir import data_dir
 from graphs.graph_data import GraphData
-from graphs.questions import Question, read_questions, write_questions
-from graphs.schema import TEXT_FEATURES
+from graphs.questions import Question, read_questions
 
-REPO_DATA_DIR = Path(__file__).resolve().parent.parent / "datasets"
 QUESTIONS_FILE = "questions.jsonl"
 GRBENCH_QUESTIONS_DIR = "grbench_questions"
 DEFAULT_SYNTHETIC_NODES = 10_000
 _DOMAIN_RE = re.compile(r"[A-Za-z0-9_-]+")
-
-
-def data_dir() -> Path:
-    path = Path(os.environ.get("GLM_DATA_DIR", REPO_DATA_DIR))
-    if not path.is_dir():
-        raise FileNotFoundError(f"data folder {path} not found; set GLM_DATA_DIR to the folder holding nobel/, pathquestion/")
-    return path
 
 
 def parse_size(text: str) -> int:
@@ -246,52 +237,3 @@ def load_questions(spec: str, db_dir: Path | str | None = None, *, split: str | 
         raise ValueError(f"dataset {name!r} has no questions of its own; pass --questions FILE.jsonl "
                          '(one {"qid", "question", "answer"} object per line)')
     return dataset.questions(arg, None if db_dir is None else Path(db_dir))
-
-
-def node_texts(graph: GraphData):
-    """(id, text) for every node: its name/title feature, else its id."""
-    for node_table in graph.nodes.values():
-        columns = node_table.table.column_names
-        feature = next((f for f in TEXT_FEATURES if f in columns), None)
-        ids = node_table.table.column("id").to_pylist()
-        texts = node_table.table.column(feature).to_pylist() if feature else ids
-        for node_id, text in zip(ids, texts):
-            yield node_id, str(text) if text else node_id
-
-
-@dataclass(slots=True)
-class BuildReport:
-    db_dir: Path
-    name: str
-    num_nodes: int
-    num_edges: int
-    load_seconds: float
-    index_seconds: float
-    index_kind: str
-
-
-def build_database(spec: str, db_dir: Path | str, *, embedder=None, overwrite: bool = False,
-                   progress: bool = False, seed: int = 0, schema_examples: bool = True) -> BuildReport:
-    """Load dataset `spec` into Kuzu at `db_dir` and build its RetrieveNode index. The Cypher
-    Act's examples come from the dataset's train split, else (`schema_examples`) from the graph."""
-    from graphs.load import load_graph
-    from graphs.node_index import SentenceTransformerEmbedder, build_node_index
-
-    graph, name, questions = load_dataset(spec, seed=seed)
-    index_seconds, index_kind = 0.0, ""
-
-    def finish(build_dir: Path) -> None:  # runs before the new database replaces any old one
-        nonlocal index_seconds, index_kind
-        started = time.perf_counter()
-        info = build_node_index(build_dir, node_texts(graph), embedder or SentenceTransformerEmbedder(),
-                                progress=progress)
-        index_seconds, index_kind = time.perf_counter() - started, info.kind
-        for file_name, file_questions in questions.items():
-            write_questions(file_questions, build_dir / file_name)
-
-    report = load_graph(graph, db_dir, name=name, overwrite=overwrite, progress=progress, finish=finish)
-    from graphs.cypher_examples import write_examples
-
-    write_examples(spec, db_dir, from_schema=schema_examples)  # Text2Cypher's examples
-    return BuildReport(Path(db_dir), name, report.num_nodes, report.num_edges, report.seconds - index_seconds,
-                       index_seconds, index_kind)

@@ -200,7 +200,7 @@ def compute_questions(store) -> list[Question]:
 
 def load_fresh_database(db_dir: Path | str) -> Path:
     """Load the Nobel graph (no RetrieveNode index: Cypher needs none) into a new directory `db_dir`."""
-    from graphs.datasets import data_dir
+    from graphs.data_dir import data_dir
     from graphs.load import load_graph
     from graphs.nobel import nobel_graph
 

@@ -41,7 +41,7 @@ def check_split(split: str, more: Sequence[str] = ()) -> None:
 
 
 def split_file(name: str) -> Path:
-    from graphs.datasets import data_dir
+    from graphs.data_dir import data_dir
 
     return data_dir() / SPLITS_FOLDER / f"{name}.json"
 
@@ -125,7 +125,7 @@ def synthetic_splits(graph: GraphData) -> dict[str, list[Question]]:
 
 
 def main() -> int:
-    from graphs.datasets import data_dir
+    from graphs.data_dir import data_dir
     from graphs.pathquestion import VARIANTS, read_pathquestions
 
     for variant in VARIANTS:

@@ -55,7 +55,7 @@ def test_id_with_quote_is_found_exactly(tmp_path, embedder):
     import json
 
     from glm_dspy.graph import open_graph
-    from graphs.datasets import build_database
+    from graphs.build import build_database
 
     graph_file = tmp_path / "graph.json"
     graph_file.write_text(json.dumps({"thing_nodes": {
@@ -84,7 +84,7 @@ def test_paths_with_quotes_build_and_open(tmp_path, embedder):
     """No path enters Cypher text: a source file and a database folder named with quotes,
     backslashes and glob brackets build (Kuzu globbed `[x]` in a COPY path) and open."""
     from glm_dspy.graph import open_graph
-    from graphs.datasets import build_database
+    from graphs.build import build_database
 
     folder = tmp_path / "o'neil \\ [x] \"q\""
     folder.mkdir()

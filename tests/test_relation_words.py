@@ -80,7 +80,7 @@ def test_a_bank_whose_questions_do_not_spell_their_paths_turns_the_words_off():
 @pytest.fixture(scope="module")
 def family_program(tmp_path_factory, embedder):
     from glm_dspy.graph import open_graph
-    from graphs.datasets import build_database
+    from graphs.build import build_database
 
     folder = tmp_path_factory.mktemp("family_words")
     (folder / "kb.tsv").write_text("isabella\tparents\tphilip\nphilip\tspouse\tjoan\nphilip\tgender\tmale\n"

@@ -176,7 +176,7 @@ FAMILY = ("isabella\tparents\tphilip\n"
 @pytest.fixture(scope="module")
 def family_graph(tmp_path_factory, embedder):
     from glm_dspy.graph import open_graph
-    from graphs.datasets import build_database
+    from graphs.build import build_database
 
     folder = tmp_path_factory.mktemp("family")
     (folder / "kb.tsv").write_text(FAMILY)
@@ -419,7 +419,7 @@ def test_when_the_query_still_fails_a_python_snippet_answers(nobel_graph):
 
 def test_path_questions_become_checked_cypher_examples(tmp_path, embedder):
     from graphs.cypher_examples import path_examples
-    from graphs.datasets import build_database
+    from graphs.build import build_database
     from graphs.questions import Question
     from graphs.store import GraphStore
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Literal, get_args, get_origin
 
-from glm_dspy.grammar.snippet import choice, literal
+from glm_dspy.grammar.ebnf import choice, literal
 
 LINE_RULE = "line ::= [^\\n]*"
 # after a header, a value starts on the next line or, as small models often write it, on the same

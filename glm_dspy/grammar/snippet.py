@@ -32,9 +32,10 @@ EBNF identifier rule cannot subtract words.
 
 from __future__ import annotations
 
-import json
 
 from glm_dspy.executor.policy import ALLOWED_ATTRIBUTES, SAFE_BUILTINS
+from glm_dspy.grammar.ebnf import choice, literal
+from glm_dspy.grammar.reply import reply_grammar
 from graphs.schema import GraphSchema
 
 DEFAULT_MAX_DEPTH = 3  # for / if bodies nested inside each other; the demos need 2
@@ -47,15 +48,6 @@ CALLABLE_BUILTINS = tuple(sorted({name for name, value in SAFE_BUILTINS.items() 
 METHODS = tuple(sorted({name for names in ALLOWED_ATTRIBUTES.values() for name in names}))
 COMPARISONS = ("==", "!=", "<=", ">=", "<", ">", "in", "not in", "is not", "is")
 AUGMENTED = ("+=", "-=", "*=", "/=", "//=", "%=")
-
-
-def literal(text: str) -> str:
-    """`text` as an EBNF string literal (JSON escapes, which xgrammar reads)."""
-    return json.dumps(text, ensure_ascii=False)
-
-
-def choice(options) -> str:
-    return "(" + " | ".join(literal(option) for option in options) + ")"
 
 
 def quoted_choice(names) -> str:
@@ -141,7 +133,6 @@ def snippet_rules(features, neighbour_types, *, max_depth: int = DEFAULT_MAX_DEP
 
 def act_grammar(schema: GraphSchema, *, max_depth: int = DEFAULT_MAX_DEPTH) -> str:
     """The whole reply of Act on `schema`'s graph: its field markers around one snippet."""
-    from glm_dspy.grammar.reply import reply_grammar
     from glm_dspy.signatures import Act
 
     features, neighbour_types = schema.names()

@@ -42,7 +42,7 @@ import dspy
 import numpy as np
 
 from glm_dspy.grammar.reply import reply_grammar
-from glm_dspy.grammar.snippet import choice
+from glm_dspy.grammar.ebnf import choice
 from glm_dspy.lm.structured import with_grammar
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.copyable_lock import CopyableLock
