@@ -13,7 +13,7 @@ fitting readings that read rows. Reported per question kind (the file's `kind`, 
             `readings="nearest"`: no LLM call)
   model     the model's pick by number does (`readings="model"`: one call; only with --model)
   none      no reading answers (GLM then runs Algorithm 1)
-`--off LEVER` measures with one of Discriminate's levers off (ranked, likened, stated, yes/no).
+`--off LEVER` measures with one of Discriminate's levers off (ranked, likened, stated, yes/no, meets).
 Exact match as `glm-dspy eval` counts it, any gold or alternative. Prints one table, then one
 JSON line of the totals.
 """
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="the first 20 questions")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--off", action="append", default=[], metavar="LEVER",
-                        help="measure with this lever of Discriminate off (ranked, likened, stated, yes/no); repeatable")
+                        help="measure with this lever of Discriminate off (ranked, likened, stated, yes/no, meets); repeatable")
     args = parser.parse_args(argv)
     if not Path(args.db).is_dir():
         sys.exit(f"{args.db}: no database (glm-dspy build ... --db {args.db})")

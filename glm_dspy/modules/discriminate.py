@@ -9,7 +9,9 @@ readings of a question; the best fitting one answers it (or the model picks one)
     reach, and (where the question says "same") the nodes that share a value with a named one
     (graphs/cypher/candidates.py), with what the end may return; where it asks for a first, a
     last, the most or the fewest, the same paths ordered by a date or year on them, or grouped
-    by a value on them (graphs/cypher/ranked_candidates.py)
+    by a value on them (graphs/cypher/ranked_candidates.py); where it ties what it asks to
+    another thing's time ("born in the year X won"), readings whose start shares a year with a
+    time a named node's path holds (graphs/cypher/value_meets.py)
     -> typed: only those whose values can be what the question asks (question_facts.asked: a
     count, a date, a name; each feature's kind read from the graph); who or which thing asks
     for the thing itself, its name, not another of its features unless the question says that
@@ -47,7 +49,7 @@ from glm_dspy.lm.structured import with_grammar
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.copyable_lock import CopyableLock
 from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, asked, asked_words, compares,
-                                             extreme, fits, most, question_values, word_stem)
+                                             extreme, fits, meets_in_time, most, question_values, word_stem)
 from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, hops_of, path_fit,
                                           returns_fit, starts_of_reading, is_stated, unsaid)
 from glm_dspy.modules.relation_words import RelationWords
@@ -59,6 +61,7 @@ from graphs.cypher.anchors import FUNCTION_WORDS, Anchor, Condition, ValueIndex,
 from graphs.cypher.candidates import (COUNT, Candidate, Start, inverse_relations, joined_candidates, paths_from,
                                       readings_of, same_value_candidates)
 from graphs.cypher.ranked_candidates import ranked_readings
+from graphs.cypher.value_meets import MAX_MEET_HOPS, value_meet_readings
 from graphs.triples import INVERSE_PREFIX
 
 DEFAULT_K = 8  # readings shown to the model
@@ -72,7 +75,7 @@ MAX_TRIED = 40  # readings run to find `k` that read rows
 JOIN_HOPS = 2  # the longest path of a start that joins another's
 EMBEDDING_CACHE = 20_000  # reading words -> vector
 NONE = "none of these: the question asks something else"
-LEVERS = frozenset({"ranked", "likened", "stated", "yes/no"})  # each measured on and off (bench/readings.py --off)
+LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets"})  # each measured on and off (bench/readings.py --off)
 MODEL, NEAREST = "model", "nearest"  # who chooses the reading
 
 
@@ -85,7 +88,7 @@ class Discriminate(dspy.Module):
         own, where GLM has one); None: learned from the graph's bank on first use. `levers`: of
         LEVERS, those on (all, but to measure one off): "ranked" readings that order or group,
         "likened" categories said in other words, the cost of leaving a "stated" value unbound,
-        and "yes/no" questions read as a join."""
+        "yes/no" questions read as a join, and "meets": readings whose start shares a named node's time."""
         super().__init__()
         assert levers <= LEVERS, sorted(levers - LEVERS)
         self.levers = frozenset(levers)
@@ -99,6 +102,7 @@ class Discriminate(dspy.Module):
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._words: set[str] | None = None  # `_schema_words`
         self._taught: dict[str, tuple[str, bool]] | None = None  # `_taught_words`
+        self._types: list | None = None  # `_type_starts`
 
     def starts(self, question: str) -> list[Start]:
         """The nodes the question names, then those the values it says meet."""
@@ -157,6 +161,10 @@ class Discriminate(dspy.Module):
             for second in starts[i + 1:]:
                 short = [[p for p in paths[s] if len(p) <= JOIN_HOPS] for s in (first, second)]
                 found += joined_candidates(store, schema, first, short[0], second, short[1])
+        if "meets" in self.levers and meets_in_time(question):
+            named = [(s, paths[s]) for s in starts if s.is_named]
+            targets = [(s, paths[s]) for s in starts if not s.is_named and is_stated(s)] + self._type_starts()
+            found += value_meet_readings(schema, self._timed, named, targets, readings_of)
         last, most_of = extreme(question), most(question)
         if (last is not None or most_of is not None) and "ranked" in self.levers:
             found += ranked_readings(schema, self._values, found, descending=last, most=most_of)
@@ -169,6 +177,22 @@ class Discriminate(dspy.Module):
                 and (kind != NAME or c.group is not None or c.returns == schema.node_types[c.end_type].text_feature
                      or all(stem(w) in said for w in c.returns.split("_")))
                 and (not things or things & set(answer_types(c)))]
+
+    def _timed(self, type_name: str, feature: str) -> str | None:
+        """"date" for a date feature, "year" for a number feature of years, else None."""
+        if self._values.kind(type_name, feature) == VALUE_DATE:
+            return "date"
+        return "year" if (type_name, feature) in self._values.years else None
+
+    def _type_starts(self) -> list[tuple[Start, list]]:
+        """Every node of each type that holds a time, as a start, with its short paths (read once)."""
+        if self._types is None:
+            schema = self.graph.schema
+            types = [t for t, node_type in schema.node_types.items() if any(self._timed(t, f) for f in node_type.features)]
+            starts = [Start(t, (), t) for t in types]
+            self._types = [(s, paths_from(self.graph.store, s, max_hops=MAX_MEET_HOPS, inverses=self._inverses))
+                           for s in starts]
+        return self._types
 
     def _value_kind(self, c: Candidate) -> str:
         """The kind of a reading's values: its end's feature's, or its group key's (a date's

@@ -182,6 +182,16 @@ def most(question: str) -> bool | None:
     return True if _MOST.search(question) else None
 
 
+_IN_TIME = re.compile(r"\b(?:(?:in|on|during|of)\s+the\s+(?:same\s+)?|same\s+)(?:year|day|date|month|decade)\b",
+                      re.IGNORECASE)
+
+
+def meets_in_time(question: str) -> bool:
+    """Whether the question ties what it asks to a time another thing has ("born in the year X
+    won", "on the same day as"): then readings whose start shares a time with a named node's."""
+    return bool(_IN_TIME.search(question))
+
+
 def alternatives(question: str) -> tuple[str, ...]:
     """The answers a question offers to choose from ("... a physics or a chemistry prize?" ->
     ("physics", "chemistry")); () where it offers none."""

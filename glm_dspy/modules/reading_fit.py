@@ -41,7 +41,8 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter) ->
 
 
 def hops_of(c: Candidate) -> tuple:
-    return c.hops + (c.join[1] if c.join else ())
+    """Every hop a reading takes: its path's, the joined path's, and the path to the time it meets."""
+    return c.hops + (c.join[1] if c.join else ()) + (c.meets.hops if c.meets is not None else ())
 
 
 def unsaid(c: Candidate, asked: set[str], taught: Counter) -> int:
@@ -54,7 +55,8 @@ def unsaid(c: Candidate, asked: set[str], taught: Counter) -> int:
     starts = starts_of_reading(c)
     names = [hop.relation for hop in hops] + [t for hop in hops for t in hop.labels] + [c.returns] \
         + [s.type_name for s in starts] + [cond.feature for s in starts for cond in s.conditions] \
-        + [key.feature for key in ranked_keys(c)] + ([c.group.part] if c.group is not None and c.group.part else [])
+        + [key.feature for key in ranked_keys(c)] + ([c.group.part] if c.group is not None and c.group.part else []) \
+        + ([c.meets.feature, c.meets.own, c.meets.other.type_name] if c.meets is not None else [])
     used = {word_stem(w) for name in names for w in name.split("_")}
     bound = {word_stem(w) for s in starts for w in s.bound}
     taken = Counter((hop.relation, hop.outgoing) for hop in hops)
@@ -68,14 +70,14 @@ def returns_fit(c: Candidate, said: Counter) -> float:
 
 
 def starts_of_reading(c: Candidate) -> tuple[Start, ...]:
-    return (c.start, c.join[0]) if c.join else (c.start,)
+    return (c.start,) + ((c.join[0],) if c.join else ()) + ((c.meets.other,) if c.meets is not None else ())
 
 
 def is_stated(start: Start) -> bool:
     """Whether a start is a thing the question states: a node it names, or nodes that equal
     (or start with) a value it says; not those whose long texts mention its words (a
-    motivation that mentions "first"), which are often chance."""
-    return all(condition.op != "CONTAINS" for condition in start.conditions)
+    motivation that mentions "first"), which are often chance, nor every node of a type."""
+    return bool(start.conditions) and all(condition.op != "CONTAINS" for condition in start.conditions)
 
 
 def ranked_keys(c: Candidate) -> list:

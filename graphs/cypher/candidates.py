@@ -80,11 +80,13 @@ class Candidate:
     same: str | None = None  # no hops: the end is another node of the start's type with this feature's value
     order: Order | None = None  # only the first (last) end nodes by a value on the path (graphs/cypher/ranked.py)
     group: Group | None = None  # not the end's values: the value on the path the most end nodes share
+    meets: object | None = None  # graphs/cypher/value_meets.py's ValueMeet: the start shares a time with another path's
 
     @property
     def bound(self) -> frozenset[str]:
         """The question's words this reading binds (its starts')."""
-        return self.start.bound | (self.join[0].bound if self.join else frozenset())
+        return self.start.bound | (self.join[0].bound if self.join else frozenset()) \
+            | (self.meets.other.bound if self.meets is not None else frozenset())
 
     @property
     def end_type(self) -> str:
@@ -95,11 +97,11 @@ class Candidate:
         if self.same is not None:
             return self._same_tree(end)
         ranked = self.order is not None or self.group is not None  # its key may be on any node of the path
-        patterns = [_path_pattern(self.start, self.hops, "a", end, ranked)]
+        patterns = [pattern_of(self.start, self.hops, "a", end, ranked)]
         conditions = [self.start.where("a" if self.hops else end)]
         if self.join is not None:
             other, hops = self.join
-            patterns.append(_path_pattern(other, hops, "b", end, ranked))
+            patterns.append(pattern_of(other, hops, "b", end, ranked))
             conditions.append(other.where("b" if hops else end))
         if self.excludes_start and self.hops:
             conditions.append(Binary("<>", Variable(end), Variable("a")))
@@ -108,6 +110,10 @@ class Candidate:
             return self.order.tree(match, self._key(self.order.key, end), self._projection(end))
         if self.group is not None:
             return self.group.tree(match, self._key(self.group.key, end), end)
+        if self.meets is not None:
+            first = "a" if self.hops else end
+            return self.meets.tree(match, first, end, self.meets.other.type_name in _end_labels(self),
+                                   self._projection(end))
         return Query((SingleQuery((match, Return(self._projection(end)))),))
 
     def _key(self, key: Key, end: str) -> Property:
@@ -146,13 +152,15 @@ class Candidate:
     def path_words(self) -> str:
         if self.same is not None:
             return f"{self.start.type_name} with the same {self.same.replace('_', ' ')} as {self.start.said}"
-        said = _path_words(self.start, self.hops)
+        said = words_of(self.start, self.hops)
         if self.join is not None:
-            said += " and also " + _path_words(*self.join)
+            said += " and also " + words_of(*self.join)
+        if self.meets is not None:
+            said += ", " + self.meets.words(self.start.type_name)
         return said
 
 
-def _path_words(start: Start, hops: tuple[Hop, ...]) -> str:
+def words_of(start: Start, hops: tuple[Hop, ...]) -> str:
     said = [start.said]
     for hop in hops:
         relation = hop.relation.replace("_", " ")
@@ -160,7 +168,7 @@ def _path_words(start: Start, hops: tuple[Hop, ...]) -> str:
     return " -> ".join(said)
 
 
-def _path_pattern(start: Start, hops: tuple[Hop, ...], first: str, end: str, named: bool = False) -> PatternPart:
+def pattern_of(start: Start, hops: tuple[Hop, ...], first: str, end: str, named: bool = False) -> PatternPart:
     """(first:Type)-[:rel]->(:T1)-...->(end:Tk); the end is named `end` (the start itself where
     there are no hops: then `first` is `end`); `named`: the nodes between too, `first`1, ..."""
     nodes = [NodePattern(first if hops else end, (start.type_name,))]
@@ -169,6 +177,10 @@ def _path_pattern(start: Start, hops: tuple[Hop, ...], first: str, end: str, nam
         rels.append(RelPattern(types=(REL_PREFIX + hop.relation,), direction="out" if hop.outgoing else "in"))
         nodes.append(NodePattern(end if i == len(hops) else f"{first}{i}" if named else None, hop.labels))
     return PatternPart(tuple(nodes), tuple(rels))
+
+
+def _end_labels(candidate: Candidate) -> tuple[str, ...]:
+    return candidate.hops[-1].labels if candidate.hops else (candidate.start.type_name,)
 
 
 def _all(expressions: list):
@@ -347,5 +359,5 @@ def _next_hops(store, start: Start, path: tuple[Hop, ...]) -> list[Hop]:
     return sorted(hops, key=lambda hop: (hop.relation, not hop.outgoing, hop.type_name))
 
 
-__all__ = ["Candidate", "Hop", "Start", "COUNT", "paths_from", "candidates_from", "readings_of", "joined_candidates", "same_value_candidates", "inverse_relations", "MAX_HOPS",
+__all__ = ["Candidate", "Hop", "Start", "COUNT", "pattern_of", "words_of", "paths_from", "candidates_from", "readings_of", "joined_candidates", "same_value_candidates", "inverse_relations", "MAX_HOPS",
            "MAX_PATHS"]
