@@ -5,6 +5,7 @@ the same rows, ranked in Python, say."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -103,3 +104,13 @@ def test_an_order_over_a_joined_path_keys_on_either_path(store, index):
 
 def test_a_number_feature_is_a_year_only_where_every_value_could_be_one(index):
     assert ("prize", "year") in index.years and ("prize", "amount") not in index.years
+
+
+def test_a_reading_that_meets_a_time_is_not_ranked_again(store, index):
+    from graphs.cypher.value_meets import ValueMeet
+
+    (row,) = store.query("MATCH (l:laureate {name: 'Marie Curie'}) RETURN l.id AS id")
+    curie = Start.named("laureate", "name", "Marie Curie", row["id"])
+    met = [replace(c, meets=ValueMeet(curie, (), "birth_date", "birth_date"))
+           for c in readings_of(store.schema, Start("laureate", (), "laureate"), [()])]
+    assert ranked_readings(store.schema, index, met, descending=False, most=True) == []  # every laureate: no start

@@ -34,7 +34,7 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter) ->
     relation_words = sum(min(n, said[word]) for word, n in relations.items())
     taken = Counter((hop.relation, hop.outgoing) for hop in hops)
     relation_words += sum(min(n, taught[relation]) for relation, n in taken.items())
-    end_types = {stem(t) for t in end_labels(c)}
+    end_types = {stem(t) for t in c.end_labels}
     asked_type = thing is not None and stem(thing) in end_types
     return (- HOP_COST * len(hops) + RELATION_BONUS * relation_words + COVER_BONUS * len(c.bound)
             + THING_BONUS * asked_type + UNION_BONUS * bool(c.hops and c.hops[-1].also))
@@ -86,8 +86,4 @@ def ranked_keys(c: Candidate) -> list:
 
 def answer_types(c: Candidate) -> tuple[str, ...]:
     """The node types a reading's values are of: its end's, or its group key's node's."""
-    return (c.group.key.type_name,) if c.group is not None else end_labels(c)
-
-
-def end_labels(candidate: Candidate) -> tuple[str, ...]:
-    return candidate.hops[-1].labels if candidate.hops else (candidate.start.type_name,)
+    return (c.group.key.type_name,) if c.group is not None else c.end_labels

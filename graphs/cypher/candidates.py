@@ -89,6 +89,11 @@ class Candidate:
             | (self.meets.other.bound if self.meets is not None else frozenset())
 
     @property
+    def end_labels(self) -> tuple[str, ...]:
+        """The node types the reading's end may be (its last hop's, or its start's)."""
+        return self.hops[-1].labels if self.hops else (self.start.type_name,)
+
+    @property
     def end_type(self) -> str:
         return self.hops[-1].type_name if self.hops else self.start.type_name
 
@@ -112,7 +117,7 @@ class Candidate:
             return self.group.tree(match, self._key(self.group.key, end), end)
         if self.meets is not None:
             first = "a" if self.hops else end
-            return self.meets.tree(match, first, end, self.meets.other.type_name in _end_labels(self),
+            return self.meets.tree(match, first, end, self.meets.other.type_name in self.end_labels,
                                    self._projection(end))
         return Query((SingleQuery((match, Return(self._projection(end)))),))
 
@@ -177,10 +182,6 @@ def pattern_of(start: Start, hops: tuple[Hop, ...], first: str, end: str, named:
         rels.append(RelPattern(types=(REL_PREFIX + hop.relation,), direction="out" if hop.outgoing else "in"))
         nodes.append(NodePattern(end if i == len(hops) else f"{first}{i}" if named else None, hop.labels))
     return PatternPart(tuple(nodes), tuple(rels))
-
-
-def _end_labels(candidate: Candidate) -> tuple[str, ...]:
-    return candidate.hops[-1].labels if candidate.hops else (candidate.start.type_name,)
 
 
 def _all(expressions: list):

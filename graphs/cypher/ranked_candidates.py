@@ -22,7 +22,7 @@ def ranked_readings(schema, index: ValueIndex, readings: list[Candidate], *, des
     year, month or decade; a number's value or decade; a category's or another node's name)
     shared by the most end nodes (the fewest, where `most` is False)."""
     paths = dict.fromkeys((c.start, c.hops, c.join, c.excludes_start) for c in readings
-                          if c.same is None and c.order is None and c.group is None
+                          if c.same is None and c.order is None and c.group is None and c.meets is None
                           and len(c.hops) <= MAX_RANKED_HOPS and (c.join is None or len(c.join[1]) <= MAX_RANKED_HOPS))
     found = []
     for start, hops, join, excludes in paths:
