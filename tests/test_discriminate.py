@@ -8,8 +8,9 @@ import dspy
 import pytest
 from dspy.utils import DummyLM
 
-from glm_dspy.modules.discriminate import Discriminate
-from glm_dspy.modules.question_facts import COUNT, DATE, NAME, YES_NO, alternatives, asked, asked_thing, extreme, most
+from glm_dspy.modules.discriminate import LEVERS, Discriminate
+from glm_dspy.modules.question_facts import (COUNT, DATE, NAME, YES_NO, alternatives, asked, asked_thing, coordinated,
+                                             count_bound, extreme, most, negated)
 from glm_dspy.steps import StepLog
 from graphs.cypher.anchors import Condition
 
@@ -96,10 +97,39 @@ def test_what_a_question_asks_for_is_read_from_its_words(question, kind, thing):
 @pytest.mark.parametrize("question,last", [
     ("Who was the earliest winner of X?", False), ("Which was the most recent prize?", True),
     ("Who is the youngest laureate?", True), ("Who was the last to die?", True), ("Who won in 1903?", None),
-    ("First and last of them?", None),
+    ("First and last of them?", None), ("What is the most common first name?", None),  # a first name orders nothing
 ])
 def test_a_first_or_a_last_is_read_from_the_words(question, last):
     assert extreme(question) is last
+
+
+@pytest.mark.parametrize("question,bound", [
+    ("Which institutions had laureates in more than one field?", (">", 1)),
+    ("Who was affiliated with institutions in two different countries?", (">=", 2)),
+    ("Which laureates won at least 3 prizes?", (">=", 3)), ("Who won twice?", (">=", 2)),
+    ("Which prizes had no more than two laureates?", ("<=", 2)), ("Which prizes had fewer than 3 winners?", ("<", 3)),
+    ("Who won in 1903?", None), ("How many laureates were born in Oxford?", None),
+])
+def test_a_bound_on_a_count_is_read_from_the_words(question, bound):
+    assert count_bound(question) == bound
+
+
+@pytest.mark.parametrize("question,asks", [
+    ("On which continents was no economics laureate born?", True), ("Which laureates never won alone?", True),
+    ("Which laureates had no mentor?", True), ("Which laureates didn't have a mentor?", True),
+    ("Which laureates had a mentor?", False), ("Did Louis Pasteur not win?", False),  # yes/no: no complement
+])
+def test_a_negation_is_read_from_the_words(question, asks):
+    assert negated(question) is asks
+
+
+@pytest.mark.parametrize("first,second,listed", [
+    ("physics", "chemistry", True), ("chemistry", "medicine", True), ("medicine", "economics", True),
+    ("physics", "economics", False), ("Belgium", "France", False),
+])
+def test_things_in_one_list_are_read_from_the_words(first, second, listed):
+    question = "Which laureates in physics, chemistry, medicine and economics, born in Belgium, worked in France?"
+    assert coordinated(question, first, second) is listed
 
 
 @pytest.mark.parametrize("question,asks", [
@@ -199,3 +229,38 @@ def test_the_words_a_bank_teaches_for_relations_bind_a_reading_s_hops(tmp_path, 
         assert found is not None and found[0] == "joan", found
         untaught = Discriminate(graph, relation_words=RelationWords.learn([], graph.schema.relations))
         assert untaught.answer(question, StepLog())[0] != "joan"
+
+
+def _names(store, query: str) -> set[str]:
+    return {row["n"] for row in store.query(query)}
+
+
+def test_a_bounded_count_reads_the_nodes_that_meet_it(nobel_graph):
+    question = "Which laureates won the Nobel Prize more than once?"
+    expected = _names(nobel_graph.store, "MATCH (l:laureate)<-[:rel_laureate]-(p:prize) WITH l, count(p) AS k "
+                                         "WHERE k > 1 RETURN l.name AS n")
+    found = Discriminate(nobel_graph).answer(question, StepLog())
+    assert found is not None and set(found[0].split(", ")) == expected and "glm_n >= 2" in found[1]
+    assert Discriminate(nobel_graph, levers=LEVERS - {"counted"}).answer(question, StepLog()) is None
+
+
+def test_a_negated_question_reads_what_the_path_does_not_reach(nobel_graph):
+    question = "On which continents was no economics laureate born?"
+    reached = _names(nobel_graph.store, "MATCH (p:prize)-[:rel_laureate]->(:laureate)-[:rel_birth_city]->(:city)"
+                                        "<-[:rel_city]-(c:country) WHERE p.category = 'Economic Sciences' "
+                                        "RETURN c.continent AS n")
+    every = _names(nobel_graph.store, "MATCH (c:country) WHERE c.continent IS NOT NULL RETURN c.continent AS n")
+    found = Discriminate(nobel_graph).answer(question, StepLog())
+    assert found is not None and set(found[0].split(", ")) == every - reached and "NOT EXISTS" in found[1]
+    off = Discriminate(nobel_graph, levers=LEVERS - {"absent"}).answer(question, StepLog())
+    assert off is None or set(off[0].split(", ")) != every - reached
+
+
+def test_values_of_one_feature_said_together_are_read_as_any_of_them(nobel_graph):
+    question = "Which female laureates won in physics or chemistry?"
+    expected = _names(nobel_graph.store, "MATCH (p:prize)-[:rel_laureate]->(l:laureate) WHERE l.gender = 'female' AND "
+                                         "(p.category = 'Physics' OR p.category = 'Chemistry') RETURN l.name AS n")
+    found = Discriminate(nobel_graph).answer(question, StepLog())
+    assert found is not None and set(found[0].split(", ")) == expected and " IN [" in found[1]
+    off = Discriminate(nobel_graph, levers=LEVERS - {"union"}).answer(question, StepLog())
+    assert off is None or set(off[0].split(", ")) != expected

@@ -48,8 +48,10 @@ from glm_dspy.grammar.ebnf import choice
 from glm_dspy.lm.structured import with_grammar
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.copyable_lock import CopyableLock
+from glm_dspy.modules.question_facts import COUNT as COUNT_ASKED
 from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, asked, asked_words, compares,
-                                             extreme, fits, meets_in_time, most, question_values, word_stem)
+                                             coordinated, count_bound, extreme, fits, meets_in_time, most, negated, question_values,
+                                             word_stem)
 from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, hops_of, path_fit,
                                           returns_fit, starts_of_reading, is_stated, unsaid)
 from glm_dspy.modules.relation_words import RelationWords
@@ -60,6 +62,8 @@ from graphs.cypher.anchors import DATE as VALUE_DATE
 from graphs.cypher.anchors import FUNCTION_WORDS, Anchor, Condition, ValueIndex, anchors, folded, starts_of, stem
 from graphs.cypher.candidates import (COUNT, Candidate, Start, inverse_relations, joined_candidates, paths_from,
                                       readings_of, same_value_candidates)
+from graphs.cypher.absent import absent_readings
+from graphs.cypher.counted import counted_readings
 from graphs.cypher.ranked_candidates import ranked_readings
 from graphs.cypher.value_meets import MAX_MEET_HOPS, value_meet_readings
 from graphs.triples import INVERSE_PREFIX
@@ -75,7 +79,7 @@ MAX_TRIED = 40  # readings run to find `k` that read rows
 JOIN_HOPS = 2  # the longest path of a start that joins another's
 EMBEDDING_CACHE = 20_000  # reading words -> vector
 NONE = "none of these: the question asks something else"
-LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets"})  # each measured on and off (bench/readings.py --off)
+LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "counted", "absent"})  # each measured on and off (bench/readings.py --off)
 MODEL, NEAREST = "model", "nearest"  # who chooses the reading
 
 
@@ -88,7 +92,10 @@ class Discriminate(dspy.Module):
         own, where GLM has one); None: learned from the graph's bank on first use. `levers`: of
         LEVERS, those on (all, but to measure one off): "ranked" readings that order or group,
         "likened" categories said in other words, the cost of leaving a "stated" value unbound,
-        "yes/no" questions read as a join, and "meets": readings whose start shares a named node's time."""
+        "yes/no" questions read as a join, "meets": readings whose start shares a named node's time, and
+        "union": several values of one feature as one start of any of them, and "counted": the
+        nodes on a path that reach a number of things the question bounds ("in more than one field"),
+        "absent": the nodes a path does not reach where the question negates ("where no ... was born")."""
         super().__init__()
         assert levers <= LEVERS, sorted(levers - LEVERS)
         self.levers = frozenset(levers)
@@ -118,10 +125,13 @@ class Discriminate(dspy.Module):
             if feature and name:
                 starts.append(Start.named(type_name, feature, name, node_id))
                 bound.add(folded(name))
-        found = anchors(self._values, store, question_values(question), exclude=bound)
+        listed = functools.partial(coordinated, question) if "union" in self.levers else None
+        found = anchors(self._values, store, question_values(question), exclude=bound,
+                        types=frozenset(stem(t) for t in self.graph.schema.node_types))
         if "likened" in self.levers:
             found += self._likened(question, found, bound)
-        starts += [Start.anchored(type_name, conditions, words) for type_name, conditions, words in starts_of(found, store)]
+        starts += [Start.anchored(type_name, conditions, words)
+                   for type_name, conditions, words in starts_of(found, store, listed=listed)]
         return starts
 
     def _likened(self, question: str, found: list[Anchor], bound: set[str]) -> list[Anchor]:
@@ -168,13 +178,18 @@ class Discriminate(dspy.Module):
         last, most_of = extreme(question), most(question)
         if (last is not None or most_of is not None) and "ranked" in self.levers:
             found += ranked_readings(schema, self._values, found, descending=last, most=most_of)
-        kind = asked(question)
+        kind, bound = asked(question), count_bound(question)
         said = {stem(w) for w in question_values(question).words}
         thing = self._thing(question)
+        if bound is not None and "counted" in self.levers:
+            found += counted_readings(schema, self._values, found + self._every(thing), bound, kind == COUNT_ASKED)
+        if negated(question) and "absent" in self.levers:
+            found += absent_readings(schema, self._values, found + self._every(thing), kind == COUNT_ASKED)
         things = {thing} if thing is not None else set()
         return [c for c in found
                 if fits(kind, self._value_kind(c), c.returns == COUNT)
-                and (kind != NAME or c.group is not None or c.returns == schema.node_types[c.end_type].text_feature
+                and (kind != NAME or c.group is not None
+                     or c.returns == schema.node_types[answer_types(c)[0]].text_feature
                      or all(stem(w) in said for w in c.returns.split("_")))
                 and (not things or things & set(answer_types(c)))]
 
@@ -194,11 +209,21 @@ class Discriminate(dspy.Module):
                            for s in starts]
         return self._types
 
+    def _every(self, thing: str | None) -> list[Candidate]:
+        """The readings of every node of the type the question asks for (up to MAX_MEET_HOPS
+        hops), for a count to be bounded on ("Which laureates won more than one prize?"): none
+        where it names no type."""
+        if thing is None:
+            return []
+        start = Start(thing, (), thing)
+        paths = paths_from(self.graph.store, start, max_hops=MAX_MEET_HOPS, inverses=self._inverses)
+        return readings_of(self.graph.schema, start, paths)
+
     def _value_kind(self, c: Candidate) -> str:
         """The kind of a reading's values: its end's feature's, or its group key's (a date's
         year, month or decade is a date's)."""
         if c.group is None:
-            return self._values.kind(c.end_type, c.returns)
+            return self._values.kind(answer_types(c)[0], c.returns)
         kind = self._values.kind(c.group.key.type_name, c.group.key.feature)
         return VALUE_DATE if c.group.part is not None else kind
 
@@ -268,11 +293,14 @@ class Discriminate(dspy.Module):
         schema_words = self._schema_words() & set(said) - {word_stem(w) for w in self._taught}
         stated = frozenset().union(*(s.bound for c in found for s in starts_of_reading(c) if is_stated(s))) \
             if "stated" in self.levers else frozenset()
-        ranks = (extreme(question) is not None, most(question) is not None)
+        ranks = (extreme(question) is not None, most(question) is not None,
+                 count_bound(question) is not None and "counted" in self.levers,
+                 negated(question) and "absent" in self.levers)
         scores = self._embed([c.words() for c in found]) @ asked_vector \
             + np.array([path_fit(c, said, thing, taught) + returns_fit(c, said)
                         - UNSAID_COST * (unsaid(c, schema_words, taught) + len(stated - c.bound))
-                        - RANK_COST * ((ranks[0] and c.order is None) + (ranks[1] and c.group is None))
+                        - RANK_COST * ((ranks[0] and c.order is None) + (ranks[1] and c.group is None)
+                                       + (ranks[2] and c.counted is None) + (ranks[3] and c.absent is None))
                         for c in found])
         return [found[i] for i in np.argsort(-scores, kind="stable")]
 

@@ -158,7 +158,7 @@ def compares(question: str) -> bool:
     return bool(_COMPARES.search(question))
 
 
-_FIRST = re.compile(r"\b(?:first|earliest|oldest|initial)\b", re.IGNORECASE)
+_FIRST = re.compile(r"\b(?:first(?!\s+names?\b)|earliest|oldest|initial)\b", re.IGNORECASE)  # not "first name"
 _LAST = re.compile(r"\b(?:last|latest|youngest|newest|final|most\s+recent(?:ly)?)\b", re.IGNORECASE)
 _MOST = re.compile(r"\b(?:most|largest number|greatest number)\b(?!\s+recent)", re.IGNORECASE)
 _FEWEST = re.compile(r"\b(?:fewest|least|smallest number)\b", re.IGNORECASE)
@@ -180,6 +180,60 @@ def most(question: str) -> bool | None:
     if _FEWEST.search(question):
         return False
     return True if _MOST.search(question) else None
+
+
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10}
+_N = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
+_COUNT_BOUNDS = (  # (words, op); the first that the question says is its bound
+    (re.compile(r"\b(?:no|not)\s+more\s+than\s+" + _N + r"\b", re.IGNORECASE), "<="),
+    (re.compile(r"\bat\s+most\s+" + _N + r"\b", re.IGNORECASE), "<="),
+    (re.compile(r"\b(?:more|greater)\s+than\s+" + _N + r"\b", re.IGNORECASE), ">"),
+    (re.compile(r"\b(?:fewer|less)\s+than\s+" + _N + r"\b", re.IGNORECASE), "<"),
+    (re.compile(r"\bat\s+least\s+" + _N + r"\b", re.IGNORECASE), ">="),
+    (re.compile(r"\b" + _N + r"\s+or\s+more\b", re.IGNORECASE), ">="),
+    (re.compile(r"\bexactly\s+" + _N + r"\b", re.IGNORECASE), "="),
+    (re.compile(r"\b" + _N + r"\s+(?:different|distinct|separate)\b", re.IGNORECASE), ">="),
+)
+_SEVERAL = re.compile(r"\b(?:multiple|twice|more\s+than\s+once)\b", re.IGNORECASE)
+
+
+def count_bound(question: str) -> tuple[str, int] | None:
+    """The bound the question puts on how many things something has ("in more than one field":
+    (">", 1); "two different countries", "at least 2 prizes": (">=", 2); "multiple", "twice":
+    (">=", 2)); None where it says none. Which things are counted is the reading's to say."""
+    for pattern, op in _COUNT_BOUNDS:
+        found = pattern.search(question)
+        if found:
+            word = found.group(1).lower()
+            return op, int(word) if word.isdigit() else _NUMBER_WORDS[word]
+    return (">=", 2) if _SEVERAL.search(question) else None
+
+
+_NEGATED = re.compile(r"\b(?:no|not|never|none|nobody|without)\b|n[’']t\b", re.IGNORECASE)
+
+
+def negated(question: str) -> bool:
+    """Whether the question asks for what is not so ("where no ... was born", "which ... never
+    won", "without a mentor"): then the readings of what a path does not reach. A yes/no
+    question's "not" asks no complement ("Did X not ...?" is still yes or no)."""
+    return bool(_NEGATED.search(question)) and not _YES_NO.search(question)
+
+
+_LISTED = re.compile(r"^\s*,?\s*(?:(?:and|or|nor|&|as\s+well\s+as)\s+)?(?:(?:the|a|an)\s+)?$|^\s*/\s*$", re.IGNORECASE)
+
+
+def coordinated(question: str, first: str, second: str) -> bool:
+    """Whether two things the question says stand in one list, nothing but a comma, "and",
+    "or" (and an article) between them: "physics, chemistry and medicine", "physics or the
+    chemistry prize"; not "born in Belgium, working in France" (a list of many is a chain of
+    such pairs)."""
+    text = question.lower()
+    at = [(text.find(first.lower()), first), (text.find(second.lower()), second)]
+    if any(i < 0 for i, _ in at):
+        return False
+    (i, one), (j, _) = sorted(at)
+    return j >= i + len(one) and bool(_LISTED.match(text[i + len(one):j]))
 
 
 _IN_TIME = re.compile(r"\b(?:(?:in|on|during|of)\s+the\s+(?:same\s+)?|same\s+)(?:year|day|date|month|decade)\b",

@@ -34,7 +34,7 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter) ->
     relation_words = sum(min(n, said[word]) for word, n in relations.items())
     taken = Counter((hop.relation, hop.outgoing) for hop in hops)
     relation_words += sum(min(n, taught[relation]) for relation, n in taken.items())
-    end_types = {stem(t) for t in c.end_labels}
+    end_types = {stem(t) for t in answer_types(c)}
     asked_type = thing is not None and stem(thing) in end_types
     return (- HOP_COST * len(hops) + RELATION_BONUS * relation_words + COVER_BONUS * len(c.bound)
             + THING_BONUS * asked_type + UNION_BONUS * bool(c.hops and c.hops[-1].also))
@@ -56,7 +56,8 @@ def unsaid(c: Candidate, asked: set[str], taught: Counter) -> int:
     names = [hop.relation for hop in hops] + [t for hop in hops for t in hop.labels] + [c.returns] \
         + [s.type_name for s in starts] + [cond.feature for s in starts for cond in s.conditions] \
         + [key.feature for key in ranked_keys(c)] + ([c.group.part] if c.group is not None and c.group.part else []) \
-        + ([c.meets.feature, c.meets.own, c.meets.other.type_name] if c.meets is not None else [])
+        + ([c.meets.feature, c.meets.own, c.meets.other.type_name] if c.meets is not None else []) \
+        + ([c.counted.type_name, c.counted.feature or ""] if c.counted is not None else [])
     used = {word_stem(w) for name in names for w in name.split("_")}
     bound = {word_stem(w) for s in starts for w in s.bound}
     taken = Counter((hop.relation, hop.outgoing) for hop in hops)
@@ -85,5 +86,10 @@ def ranked_keys(c: Candidate) -> list:
 
 
 def answer_types(c: Candidate) -> tuple[str, ...]:
-    """The node types a reading's values are of: its end's, or its group key's node's."""
+    """The node types a reading's values are of: its end's, its group key's node's, or those of
+    the nodes it counts by."""
+    if c.counted is not None:
+        return (c.counted.type_name,)
+    if c.absent is not None and c.absent.side == "start":
+        return (c.start.type_name,)
     return (c.group.key.type_name,) if c.group is not None else c.end_labels

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from graphs.cypher.printer import print_expression
 from graphs.literal import cypher_name
-from graphs.cypher.syntax import Binary, FunctionCall, Literal, Property, Variable
+from graphs.cypher.syntax import Binary, FunctionCall, ListLiteral, Literal, Property, Variable
 
 CATEGORICAL = 64  # a text feature with at most this many distinct values is a category
 MAX_VALUE_WORDS = 6  # longer text values (motivations, abstracts) are not matched whole
@@ -38,6 +38,7 @@ MAX_SHARE = 0.05  # words in long texts that more than this share of a type's no
 MIN_MENTION = 5  # characters of a single word looked for in long texts
 YEARS = (1000, 2999)
 DECADE = "decade"
+IN = "IN"
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 TEXT, DATE, NUMBER, LIST, LONG_TEXT = "text", "date", "number", "list", "long text"
 
@@ -47,15 +48,32 @@ class Condition:
     """`a.<feature> <op> <value>` on a start node; op is "=", "STARTS WITH" (a year's or a
     decade's dates), "CONTAINS" (words of a long text, lower case; of a list of texts, any of
     them), a bound (">=", ">", "<", "<=": since, after, before, until a year) or DECADE (a year's
-    number in the decade `value`, 1990 for the 1990s)."""
+    number in the decade `value`, 1990 for the 1990s) or IN (any value of a tuple: "physics,
+    chemistry or medicine" said of one feature, a union)."""
 
     feature: str
     op: str
-    value: str | int
+    value: str | int | tuple
     in_list: bool = False
+
+    def __post_init__(self) -> None:
+        assert (self.op == IN) == isinstance(self.value, tuple), (self.op, self.value)
+
+    @classmethod
+    def union(cls, conditions: list["Condition"]) -> "Condition":
+        """Any of the values of equal conditions on one feature."""
+        assert len(conditions) >= 2 and all(c.op == "=" and c.feature == conditions[0].feature for c in conditions)
+        return cls(conditions[0].feature, IN, tuple(c.value for c in conditions))
+
+    @property
+    def values(self) -> tuple:
+        """The values it binds: a union's each, another's one."""
+        return self.value if self.op == IN else (self.value,)
 
     def expression(self, variable: str = "a") -> Binary:
         subject = Property(Variable(variable), self.feature)
+        if self.op == IN:
+            return Binary(IN, subject, ListLiteral(tuple(Literal(v) for v in self.value)))
         if self.op == DECADE:
             return Binary("=", Binary("/", subject, Literal(10)), Literal(int(self.value) // 10))
         if self.op == "CONTAINS":
@@ -69,6 +87,8 @@ class Condition:
                 "<": "is before", "<=": "is at most"}.get(self.op, "is")
         if self.op == DECADE:
             return f"{self.feature.replace('_', ' ')} is in the {self.value}s"
+        if self.op == IN:
+            return f"{self.feature.replace('_', ' ')} is one of {', '.join(map(str, self.value))}"
         return f"{self.feature.replace('_', ' ')} {said} {self.value}"
 
 
@@ -148,9 +168,12 @@ class ValueIndex:
         return self.kinds.get((type_name, feature), TEXT)
 
 
-def anchors(index: ValueIndex, store, said: QuestionValues, *, exclude: set[str] = frozenset()) -> list[Anchor]:
+def anchors(index: ValueIndex, store, said: QuestionValues, *, exclude: set[str] = frozenset(),
+            types: frozenset[str] = frozenset()) -> list[Anchor]:
     """The conditions the question's values meet, each met by some node; `exclude`: folded
-    phrases already bound to nodes by name (they are starts of their own)."""
+    phrases already bound to nodes by name (they are starts of their own); `types`: the stems
+    of the graph's node type names, which say what a question asks about, no long text's mention
+    ("countries" is the country type, not a motivation that mentions countries)."""
     found: dict[tuple[str, Condition], str] = {}
     bound = [f" {name} " for name in exclude]
     for phrase in said.phrases:
@@ -185,10 +208,10 @@ def anchors(index: ValueIndex, store, said: QuestionValues, *, exclude: set[str]
                 found.setdefault((type_name, Condition(feature, op, year)), str(year))
     met = [Anchor(t, c, s) for (t, c), s in found.items() if _met(store, t, (c,))]
     used = {word for anchor in met for word in folded(anchor.said).split()}
-    return met + _mentions(index, store, said, used)
+    return met + _mentions(index, store, said, used, types)
 
 
-def _mentions(index: ValueIndex, store, said: QuestionValues, used: set[str]) -> list[Anchor]:
+def _mentions(index: ValueIndex, store, said: QuestionValues, used: set[str], types: frozenset[str]) -> list[Anchor]:
     """Long texts (and lists of texts) that mention a run of the question's content words (not
     those another anchor holds): the longest runs first, a shorter piece only where its run
     meets nothing; a run more than MAX_SHARE of the nodes mention is no anchor."""
@@ -208,7 +231,7 @@ def _mentions(index: ValueIndex, store, said: QuestionValues, used: set[str]) ->
             pieces = [words[i:j] for n in range(len(words), 0, -1) for i, j in [(i, i + n) for i in range(len(words) - n + 1)]]
             for piece in pieces:
                 text = " ".join(piece)
-                if len(piece) == 1 and len(text) < MIN_MENTION:
+                if len(piece) == 1 and (len(text) < MIN_MENTION or stem(text) in types):
                     continue
                 condition = Condition(feature, "CONTAINS", text, kind == LIST)
                 count = _count(store, type_name, (condition,))
@@ -218,33 +241,44 @@ def _mentions(index: ValueIndex, store, said: QuestionValues, used: set[str]) ->
     return found
 
 
-def starts_of(found: list[Anchor], store, *,
-              max_starts: int = MAX_STARTS) -> list[tuple[str, tuple[Condition, ...], frozenset[str]]]:
+def starts_of(found: list[Anchor], store, *, max_starts: int = MAX_STARTS,
+              listed=None) -> list[tuple[str, tuple[Condition, ...], frozenset[str]]]:
     """The anchors as starts: per node type, all its conditions together where some node meets
     them all (of one feature, one value: "physics or chemistry" is two starts), then each alone;
-    at most `max_starts`, those with more conditions first; each with the question's words it
-    binds."""
+    where `listed(said, said)` says two anchors' words stand in one list of the question, the
+    values of one feature so listed ("physics, chemistry and medicine") are also one start of
+    any of them (a condition IN), alone and with the others; at most `max_starts`, those that
+    bind more of the question's values first; each with the question's words it binds."""
     by_type: dict[str, list[Condition]] = defaultdict(list)
+    words, said = {}, {}  # (type, condition) -> the question's words it binds, as said
     for anchor in found:
         by_type[anchor.type_name].append(anchor.condition)
+        words[(anchor.type_name, anchor.condition)] = frozenset(folded(anchor.said).split())
+        said[(anchor.type_name, anchor.condition)] = anchor.said
     starts = []
     for type_name, conditions in by_type.items():
         per_feature: dict[str, list[Condition]] = defaultdict(list)
         for condition in conditions:
             per_feature[condition.feature].append(condition)
+        for group in per_feature.values():
+            lists = _lists([c for c in group if c.op == "="], lambda a, b: listed is not None
+                           and listed(said[(type_name, a)], said[(type_name, b)]))
+            for equal in lists:
+                group.insert(0, Condition.union(equal))
+                words[(type_name, group[0])] = frozenset().union(*(words[(type_name, c)] for c in equal))
         combined = _combinations(list(per_feature.values()))
         together = [c for c in combined if len(c) > 1 and _met(store, type_name, c)]
         starts += [(type_name, c) for c in together]
-        starts += [(type_name, (c,)) for c in conditions]
+        starts += [(type_name, (c,)) for group in per_feature.values() for c in group]
     starts = list(dict.fromkeys(starts))
-    starts.sort(key=lambda start: -len(start[1]))
-    words = {(a.type_name, a.condition): frozenset(folded(a.said).split()) for a in found}
+    starts.sort(key=lambda start: -sum(len(c.values) for c in start[1]))
     return [(t, c, frozenset().union(*(words[(t, one)] for one in c))) for t, c in starts[:max_starts]]
 
 
 FUNCTION_WORDS = frozenset({"a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "from", "and", "or",
                             "not", "no", "is", "was", "are", "were", "be", "who", "what", "which", "when", "where",
-                            "how", "did", "does", "do", "has", "have", "had", "it", "its", "their", "his", "her"})
+                            "how", "did", "does", "do", "has", "have", "had", "it", "its", "their", "his", "her",
+                            "there", "they", "them", "this", "that", "these", "those", "than", "then"})
 
 
 def _categorical(index: ValueIndex, type_name: str, feature: str) -> bool:
@@ -272,6 +306,18 @@ def _kind(type_text: str) -> str:
     if type_text.upper() in {"DATE", "TIMESTAMP"}:
         return DATE
     return TEXT
+
+
+def _lists(conditions: list[Condition], listed) -> list[list[Condition]]:
+    """The runs of two or more conditions each listed with the next (a chain of pairs)."""
+    runs: list[list[Condition]] = []
+    for condition in conditions:
+        joined = next((run for run in runs if any(listed(other, condition) for other in run)), None)
+        if joined is None:
+            runs.append([condition])
+        else:
+            joined.append(condition)
+    return [run for run in runs if len(run) >= 2]
 
 
 def _combinations(groups: list[list[Condition]], limit: int = 16) -> list[tuple[Condition, ...]]:

@@ -81,6 +81,8 @@ class Candidate:
     order: Order | None = None  # only the first (last) end nodes by a value on the path (graphs/cypher/ranked.py)
     group: Group | None = None  # not the end's values: the value on the path the most end nodes share
     meets: object | None = None  # graphs/cypher/value_meets.py's ValueMeet: the start shares a time with another path's
+    counted: object | None = None  # graphs/cypher/counted.py's Counted: nodes on the path that reach a bounded number
+    absent: object | None = None  # graphs/cypher/absent.py's Absent: the nodes the path does not reach (or leave)
 
     @property
     def bound(self) -> frozenset[str]:
@@ -101,7 +103,14 @@ class Candidate:
         end = "x"
         if self.same is not None:
             return self._same_tree(end)
-        ranked = self.order is not None or self.group is not None  # its key may be on any node of the path
+        if self.absent is not None:
+            labels = self.end_labels if self.absent.side == "end" else (self.start.type_name,)
+            if self.absent.feature is not None:
+                return self.absent.value_tree(pattern_of(self.start, self.hops, "a", end), self.start.where("a"),
+                                              labels, end, self.returns == COUNT)
+            return self.absent.tree(pattern_of(self.start, self.hops, "a", end), self.start.where("a"), labels, "a",
+                                    end, None if self.returns == COUNT else self.returns)
+        ranked = self.order is not None or self.group is not None or self.counted is not None  # a key on any node
         patterns = [pattern_of(self.start, self.hops, "a", end, ranked)]
         conditions = [self.start.where("a" if self.hops else end)]
         if self.join is not None:
@@ -115,6 +124,9 @@ class Candidate:
             return self.order.tree(match, self._key(self.order.key, end), self._projection(end))
         if self.group is not None:
             return self.group.tree(match, self._key(self.group.key, end), end)
+        if self.counted is not None:
+            key = "a" if self.counted.at == 0 else f"a{self.counted.at}"
+            return self.counted.tree(match, key, end, None if self.returns == COUNT else self.returns)
         if self.meets is not None:
             first = "a" if self.hops else end
             return self.meets.tree(match, first, end, self.meets.other.type_name in self.end_labels,
@@ -149,6 +161,15 @@ class Candidate:
         meets it: '... and also <path>')."""
         if self.group is not None:
             return f"{self.path_words()}: {self.group.words(self.end_type)}"
+        if self.counted is not None:
+            what = "how many" if self.returns == COUNT else self.returns.replace("_", " ")
+            return f"{self.path_words()}: {what} of {self.counted.words(self.end_type)}"
+        if self.absent is not None:
+            what = "how many" if self.returns == COUNT else self.returns.replace("_", " ")
+            kept = self.end_type if self.absent.side == "end" else self.start.type_name
+            if self.absent.feature is not None:
+                return f"{self.path_words()}: every {self.absent.feature.replace('_', ' ')} it does not reach"
+            return f"{self.path_words()}: {what} of {self.absent.words(kept)}"
         what = "how many" if self.returns == COUNT else self.returns.replace("_", " ")
         if self.order is not None:
             return f"{self.path_words()}: {what}, {self.order.words()}"

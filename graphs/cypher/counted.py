@@ -1,0 +1,89 @@
+"""Readings that count per node: of the nodes at one place on a path, those the path reaches a
+bounded number of things from ("institutions that had laureates in more than one field": the
+institutions a path reaches, each with the number of distinct prize categories beyond it, kept
+where that number is above 1; "laureates who won twice": at least 2 prizes).
+
+    MATCH path WITH k AS glm_key, count(DISTINCT end[.feature]) AS glm_n WHERE glm_n > 1
+    RETURN DISTINCT glm_key.name        (or count(DISTINCT glm_key): "how many ... more than once")
+
+What is counted is the path's end nodes, or their values of a categorical feature or of a
+year; which node is counted by is any node of one type on the path before its end but a named
+start (one node: nothing to count by). Which of these a question means is the readings'
+ranking's to say; the bound (op, n) is the question's (glm_dspy/modules/question_facts.py
+`count_bound`), never guessed here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from graphs.cypher.anchors import NUMBER, TEXT, ValueIndex
+from graphs.cypher.syntax import (Binary, FunctionCall, Literal, Match, Projection, Property, Query, Return,
+                                  SingleQuery, Variable, With)
+
+BOUNDS = (">", ">=", "<", "<=", "=")
+KEY, SIZE = "glm_key", "glm_n"
+MAX_COUNTED_HOPS = 3  # "medicine laureates affiliated with institutions in two countries": prize, laureate, institution, country
+_SAID = {">": "more than", ">=": "at least", "<": "fewer than", "<=": "at most", "=": "exactly"}
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """The nodes `at` hops along the reading's own path (of type `type_name`; 0: its start)
+    from which the path reaches `op n` distinct end nodes (`feature` None) or distinct values
+    of the end's `feature`."""
+
+    at: int
+    type_name: str
+    feature: str | None
+    op: str
+    n: int
+
+    def __post_init__(self) -> None:
+        assert self.op in BOUNDS and self.n >= 0 and self.at >= 0, (self.op, self.n, self.at)
+
+    def words(self, end_type: str) -> str:
+        counted = (self.feature or end_type).replace("_", " ")
+        return f"{self.type_name} with {_SAID[self.op]} {self.n} different {counted}"
+
+    def tree(self, match: Match, key: str, end: str, name: str | None) -> Query:
+        """The names (`name`: the key's name feature) of the key nodes whose count meets the
+        bound, or how many there are (`name` None)."""
+        counted = Variable(end) if self.feature is None else Property(Variable(end), self.feature)
+        grouped = With(Projection(((Variable(key), KEY), (FunctionCall("count", (counted,), distinct=True), SIZE))),
+                       Binary(self.op, Variable(SIZE), Literal(self.n)))
+        if name is None:
+            returned = Projection(((FunctionCall("count", (Variable(KEY),), distinct=True), "count"),))
+        else:
+            returned = Projection(((Property(Variable(KEY), name), name),), distinct=True)
+        return Query((SingleQuery((match, grouped, Return(returned))),))
+
+
+def counted_readings(schema, index: ValueIndex, readings, bound: tuple[str, int], count_asked: bool) -> list:
+    """Of each plain path of `readings` (of at most MAX_COUNTED_HOPS hops), each node of one
+    type before its end (but a named start) counted by its end nodes and by each of the end's
+    categorical or year values, kept where the count meets `bound`; each returns the counted-by
+    node's name, or how many such nodes there are where `count_asked`."""
+    from graphs.cypher.candidates import COUNT, Candidate
+
+    op, n = bound
+    paths = dict.fromkeys((c.start, c.hops) for c in readings
+                          if c.join is None and c.same is None and c.order is None and c.group is None
+                          and c.meets is None and c.counted is None and 1 <= len(c.hops) <= MAX_COUNTED_HOPS)
+    found = []
+    for start, hops in paths:
+        end = hops[-1]
+        features = [None] + [f for f in schema.node_types[end.type_name].features if not end.also
+                             and ((end.type_name, f) in index.categorical and index.kind(end.type_name, f) == TEXT
+                                  or (end.type_name, f) in index.years and index.kind(end.type_name, f) == NUMBER)]
+        types = [None if start.is_named else start.type_name] + [None if hop.also else hop.type_name for hop in hops[:-1]]
+        for at, type_name in enumerate(types):
+            if type_name is None:
+                continue
+            returns = COUNT if count_asked else schema.node_types[type_name].text_feature
+            for feature in features:
+                found.append(Candidate(start, hops, returns, counted=Counted(at, type_name, feature, op, n)))
+    return found
+
+
+__all__ = ["Counted", "counted_readings", "BOUNDS", "MAX_COUNTED_HOPS"]

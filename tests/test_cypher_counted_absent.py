@@ -1,0 +1,115 @@
+"""graphs/cypher/counted.py, absent.py and anchors' unions on the real Nobel graph (no LLM): a
+reading that bounds a count per node, one of what a path does not reach, and a start of any of
+several values read what the same rows, counted in Python, say."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import partial
+
+import pytest
+
+from glm_dspy.modules.question_facts import coordinated
+from graphs.cypher import gate
+from graphs.cypher.absent import END, START, absent_readings
+from graphs.cypher.anchors import IN, Anchor, Condition, ValueIndex, starts_of
+from graphs.cypher.candidates import COUNT, Hop, Start, readings_of
+from graphs.cypher.counted import Counted, counted_readings
+from graphs.store import GraphStore
+
+
+@pytest.fixture(scope="module")
+def store(nobel_db):
+    return GraphStore.open(nobel_db)
+
+
+@pytest.fixture(scope="module")
+def index(store):
+    return ValueIndex.build(store, store.schema)
+
+
+MEDICINE = Start.anchored("prize", (Condition("category", "=", "Physiology or Medicine"),))
+LAUREATES = Start("laureate", (), "laureate")  # every laureate
+TO_INSTITUTION = (Hop("laureate", True, "laureate"), Hop("institution", True, "institution"))
+
+
+def _read(store, candidate) -> list:
+    assert gate(candidate.cypher).text == candidate.cypher  # a reading is a query the gate passes
+    return [next(iter(row.values())) for row in store.read(candidate.cypher).rows]
+
+
+def test_a_count_bounded_per_node_on_the_path_reads_the_nodes_that_meet_it(store, index):
+    plain = readings_of(store.schema, MEDICINE, [TO_INSTITUTION])
+    found = counted_readings(store.schema, index, plain, (">=", 2), count_asked=False)
+    by_country = next(c for c in found if c.counted == Counted(1, "laureate", "country", ">=", 2))
+    countries = defaultdict(set)
+    for row in store.query("MATCH (p:prize)-[:rel_laureate]->(l:laureate)-[:rel_institution]->(i:institution) "
+                           "WHERE p.category = 'Physiology or Medicine' RETURN l.name AS n, i.country AS c"):
+        if row["c"] is not None:
+            countries[row["n"]].add(row["c"])
+    expected = {n for n, c in countries.items() if len(c) >= 2}
+    assert expected and set(_read(store, by_country)) == expected
+    assert by_country.words().endswith("name of laureate with at least 2 different country")
+    how_many = counted_readings(store.schema, index, plain, (">=", 2), count_asked=True)
+    assert next(c for c in how_many if c.counted == by_country.counted).returns == COUNT
+    assert _read(store, next(c for c in how_many if c.counted == by_country.counted)) == [len(expected)]
+
+
+def test_a_named_start_counts_nothing_and_every_node_of_a_type_does(store, index):
+    named = Start.named("laureate", "name", "Marie Curie", "x")
+    prizes = (Hop("laureate", False, "prize"),)
+    assert counted_readings(store.schema, index, readings_of(store.schema, named, [prizes]), (">", 1), False) == []
+    twice = next(c for c in counted_readings(store.schema, index, readings_of(store.schema, LAUREATES, [prizes]),
+                                             (">", 1), False) if c.counted.feature is None)
+    expected = {r["n"] for r in store.query("MATCH (l:laureate)<-[:rel_laureate]-(p:prize) WITH l, count(p) AS k "
+                                            "WHERE k > 1 RETURN l.name AS n")}
+    assert "Marie Curie" in expected and set(_read(store, twice)) == expected
+
+
+def test_what_a_path_does_not_reach_is_the_rest_of_its_end_type(store, index):
+    economics = Start.anchored("prize", (Condition("category", "=", "Economic Sciences"),))
+    to_country = (Hop("laureate", True, "laureate"), Hop("birth_city", True, "city"), Hop("city", False, "country"))
+    found = absent_readings(store.schema, index, readings_of(store.schema, economics, [to_country]), False)
+    reached = {r["c"] for r in store.query(
+        "MATCH (p:prize)-[:rel_laureate]->(:laureate)-[:rel_birth_city]->(:city)<-[:rel_city]-(c:country) "
+        "WHERE p.category = 'Economic Sciences' RETURN c.continent AS c")}
+    every = {r["c"] for r in store.query("MATCH (c:country) WHERE c.continent IS NOT NULL RETURN c.continent AS c")}
+    continents = next(c for c in found if c.absent.side == END and c.absent.feature == "continent")
+    assert every - reached and set(_read(store, continents)) == every - reached
+    countries = next(c for c in found if c.absent.feature is None)
+    names = {r["n"] for r in store.query("MATCH (c:country) RETURN c.name AS n")}
+    reached_names = {r["n"] for r in store.query(
+        "MATCH (p:prize)-[:rel_laureate]->(:laureate)-[:rel_birth_city]->(:city)<-[:rel_city]-(c:country) "
+        "WHERE p.category = 'Economic Sciences' RETURN c.name AS n")}
+    assert set(_read(store, countries)) == names - reached_names
+
+
+def test_of_every_node_of_a_type_the_absent_are_those_the_path_leaves_from_nothing(store, index):
+    mentors = (Hop("mentor", True, "laureate"),)
+    found = absent_readings(store.schema, index, readings_of(store.schema, LAUREATES, [mentors]), count_asked=True)
+    without = next(c for c in found if c.absent.side == START)
+    expected = store.query("MATCH (l:laureate) WHERE NOT EXISTS { MATCH (l)-[:rel_mentor]->(:laureate) } "
+                           "RETURN count(l) AS n")[0]["n"]
+    assert 0 < expected and _read(store, without) == [expected]
+
+
+def test_values_of_one_feature_said_together_are_also_one_start_of_any_of_them(store, index):
+    question = "Which women won the physics or the chemistry prize?"
+    said = [Anchor("prize", Condition("category", "=", c), c.lower()) for c in ("Physics", "Chemistry")]
+    said.append(Anchor("laureate", Condition("gender", "=", "female"), "women"))
+    starts = starts_of(said, store, listed=partial(coordinated, question))
+    union = next(c for t, c, words in starts if t == "prize" and len(c) == 1 and c[0].op == IN)
+    assert union[0].values == ("Physics", "Chemistry") and union[0].words() == "category is one of Physics, Chemistry"
+    bound = next(words for t, c, words in starts if c == union)
+    assert bound == {"physics", "chemistry"}
+    assert starts[0][1] == union  # it binds more of the question's values than either alone
+    assert not any(c.op == IN for t, cs, _ in starts_of(said, store) for c in cs)
+    apart = partial(coordinated, "Which laureates born in physics were working in chemistry?")  # not one list
+    assert not any(c.op == IN for t, cs, _ in starts_of(said, store, listed=apart) for c in cs)
+    with pytest.raises(AssertionError):
+        Condition("category", "=", ("Physics",))
+    start = Start.anchored("prize", union)
+    plain = readings_of(store.schema, start, [(Hop("laureate", True, "laureate"),)])
+    names = {r["n"] for r in store.query("MATCH (p:prize)-[:rel_laureate]->(l:laureate) "
+                                         "WHERE p.category = 'Physics' OR p.category = 'Chemistry' RETURN l.name AS n")}
+    assert set(_read(store, next(c for c in plain if c.returns == "name"))) == names
