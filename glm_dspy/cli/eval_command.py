@@ -168,9 +168,10 @@ def add_eval_command(commands) -> None:
     evaluate = add_command(commands, "eval", "run GLM and the baselines on the same questions; one table")
     asked = evaluate.add_mutually_exclusive_group(required=True)
     asked.add_argument("--dataset", help="nobel | synthetic | pathquestion[:pql] | grbench:DOMAIN | "
-                                         "grbench:PATH/graph.json (questions.jsonl beside it)")
+                                         "grbench:PATH/graph.json (questions.jsonl beside it); this or --questions")
     asked.add_argument("--questions", type=Path,
-                       help='a JSON Lines file, one {"qid", "question", "answer"[, "alternatives"]} per line')
+                       help='a JSON Lines file, one {"qid", "question", "answer"[, "alternatives"]} per line; '
+                            "this or --dataset")
     evaluate.add_argument("--split", choices=("dev", "train", "natural"), default=None,
                           help="a fixed split of --dataset (nobel, pathquestion, synthetic): dev measures and is "
                                "never trained on; train is for optimizers; natural (nobel only) is the 60 questions "
