@@ -75,7 +75,7 @@ def test_unwritable_outputs_are_refused_before_the_run(tmp_path, tiny_db, monkey
     monkeypatch.setattr(os, "access", lambda path, mode: False if (mode & os.W_OK and os.fspath(path) ==
                                                                    os.fspath(read_only)) else real_access(path, mode))
     assert cli.main(["build", "nobel", "--db", str(read_only / "db")]) == 2
-    assert f"{read_only / 'db'}: permission denied: {read_only} is not writable" in one_error_line(err())
+    assert f"permission denied: {read_only} is not writable, so the database's parent folder" in one_error_line(err())
     assert cli.main(["eval", "--dataset", "nobel", "--db", str(tiny_db), "--out", str(read_only / "out")]) == 2
     assert "is not writable, so the --out folder cannot be written" in one_error_line(err())
     (tmp_path / "q.txt").write_text("Who?\n")
@@ -83,6 +83,8 @@ def test_unwritable_outputs_are_refused_before_the_run(tmp_path, tiny_db, monkey
     assert "so the --journal file cannot be written" in one_error_line(err())
     assert cli.main(["eval", "--dataset", "nobel", "--db", str(tiny_db), "--out", str(tmp_path / "q.txt")]) == 2
     assert "q.txt: a file, not a folder" in one_error_line(err())
+    assert cli.main(["build", "nobel", "--db", str(tmp_path / "q.txt")]) == 2
+    assert "q.txt: a file, not a folder; name a folder for the new database" in one_error_line(err())
 
 
 @pytest.mark.parametrize("error, code, line", [
@@ -103,3 +105,13 @@ def test_errors_met_while_running_are_one_line_with_the_right_status(tmp_path, m
     monkeypatch.setattr(graphs.build, "build_database", fail)
     assert cli.main(["build", "nobel", "--db", str(tmp_path / "db")]) == code
     assert one_error_line(err()) == line
+
+
+def test_build_over_a_database_needs_force_and_is_refused_before_the_dataset_loads(tmp_path, monkeypatch, err):
+    import graphs.build
+
+    monkeypatch.setattr(graphs.build, "build_database", lambda *args, **kwargs: pytest.fail("the build ran"))
+    (tmp_path / "db").mkdir()
+    (tmp_path / "db" / "meta.json").write_text("{}")
+    assert cli.main(["build", "nobel", "--db", str(tmp_path / "db")]) == 2
+    assert f"{tmp_path / 'db'} already exists and is not empty; pass --force to replace it" in one_error_line(err())

@@ -8,13 +8,20 @@ from pathlib import Path
 from glm_dspy.cli.checks import check_db, check_writable_dir, positive_float, positive_int
 from glm_dspy.cli.command import add_command
 from glm_dspy.cli.console import console
+from glm_dspy.cli.errors import UsageError
 
 
 def check_build(args) -> None:
+    """The dataset's name, then the folder: a new one, or with --force an old one, beside which the
+    database is built (graphs/load.py builds in a temporary folder next to it, then renames it)."""
     from graphs.datasets import find_dataset
 
     find_dataset(args.dataset)  # an unknown name is a ValueError listing the known ones
-    check_writable_dir(args.db, "database folder")
+    if args.db.exists() and not args.db.is_dir():
+        raise UsageError(f"--db {args.db}: a file, not a folder; name a folder for the new database")
+    if args.db.is_dir() and any(args.db.iterdir()) and not args.force:
+        raise UsageError(f"{args.db} already exists and is not empty; pass --force to replace it")
+    check_writable_dir(args.db.absolute().parent, "database's parent folder")
 
 
 def cmd_build(args) -> int:
