@@ -54,7 +54,8 @@ def test_a_delegated_command_gets_every_argument(monkeypatch):
 def test_unseen_shapes_refuses_a_bad_fraction_as_its_own_usage_error(tmp_path):
     result = glm("unseen-shapes", "--dataset", "nobel", "--db", str(tmp_path), "--out", str(tmp_path / "o"),
                  "--fraction", "2")
-    assert result.returncode == 2 and "glm-dspy unseen-shapes: error: --fraction must be between 0 and 1" in result.stderr
+    assert result.returncode == 2
+    assert "glm-dspy unseen-shapes: error: --fraction must be between 0 and 1" in result.stderr
 
 
 @pytest.mark.slow

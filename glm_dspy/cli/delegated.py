@@ -45,7 +45,8 @@ class Delegated:
 
 DELEGATED = (
     Delegated("compile", "optimize.compile",
-              "compile GLM's agents with a DSPy optimizer; report dev EM before and after (python -m optimize.compile)"),
+              "compile GLM's agents with a DSPy optimizer; report dev EM before and after "
+              "(python -m optimize.compile)"),
     Delegated("unseen-shapes", "graphs.unseen_shapes",
               "write a held-out test of question shapes the example bank lacks (python -m graphs.unseen_shapes)"),
     Delegated("examples", "graphs.cypher_examples",
