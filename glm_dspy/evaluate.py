@@ -35,16 +35,13 @@ from typing import Any
 import numpy as np
 
 from glm_dspy.accuracy import em_by_kind, em_interval
+from glm_dspy.arms import ARMS
 from glm_dspy.lm.observe import observe_calls
 from glm_dspy.lm.transport import EngineLostError, cause_of
 from glm_dspy.metrics import JUDGE_SYSTEM, exact_match, judge_prompt, parse_judgement, rouge_l
 from glm_dspy.steps import act_first_tries
 from graphs.questions import Question
 
-# glm-grammar: GLM with its replies decoded under the grammars of glm_dspy/grammar; glm-greedy: GLM drawing
-# no further snippets when the first fails (samples=0); each for the on/off comparison with glm
-ARMS = ("glm", "glm-grammar", "glm-greedy", "graphcot", "graphrag", "textrag", "base", "text2cypher", "counselor",
-        "fasttog", "glm-communities", "glm-cypher", "glm-python", "glm-no-readings", "glm-model-readings")
 # an arm's own prediction fields kept in its records: FastToG's depth and communities read,
 # Graph Counselor's rounds, Text2Cypher's cache hit and per-stage seconds
 ARM_EXTRAS = ("depth", "communities", "rounds", "cache_hit", "stages")

@@ -236,11 +236,17 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def fetched_folder(name: str, cache_dir: Path | None = None) -> Path | None:
+    """The HF folder of registered model `name` if it was fetched (its manifest is there), else
+    None; nothing is hashed or downloaded (`fetch_model` verifies)."""
+    folder = cache_root(cache_dir) / "models" / name / "hf"
+    return folder if (folder / MANIFEST_NAME).is_file() else None
+
+
 def strongest_fetched_model(cache_dir: Path | None = None) -> str | None:
     """The largest registered model already fetched (its manifest is there), or None. For the
     eval's judge: the strongest local model, without downloading anything."""
-    fetched = [spec for name, spec in MODELS.items()
-               if (cache_root(cache_dir) / "models" / name / "hf" / MANIFEST_NAME).is_file()]
+    fetched = [spec for name, spec in MODELS.items() if fetched_folder(name, cache_dir) is not None]
     return max(fetched, key=lambda spec: spec.size).name if fetched else None
 
 

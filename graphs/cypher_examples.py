@@ -198,14 +198,19 @@ def _write(db_dir: Path | str, examples: list[dict]) -> Path:
     return path
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--db", type=Path, default=Path("data/nobel"))
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--db", type=Path, default=Path("data/nobel"), help="the built database to write the bank into")
     parser.add_argument("--dataset", default="nobel", help="nobel, pathquestion or pathquestion:pql")
     parser.add_argument("--check", action="store_true", help="compare with the shipped datasets/<name> file")
     parser.add_argument("--from-schema", action="store_true",
                         help="write examples from the graph's schema and data, not from a train split")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
+    args = build_parser(prog).parse_args(argv)
     if args.check:
         examples = make_examples(args.dataset, args.db)
         if examples is None:

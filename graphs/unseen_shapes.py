@@ -73,15 +73,21 @@ def write_unseen(spec: str, db_dir: Path | str, out_dir: Path | str, *, fraction
     return counts
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dataset", required=True, help="nobel, synthetic, pathquestion or pathquestion:pql")
     parser.add_argument("--db", type=Path, required=True, help="the built database (glm-dspy build)")
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True, help="folder to write db/, questions.jsonl, families.json")
     parser.add_argument("--fraction", type=float, default=DEFAULT_FRACTION, help="of the dev families, held out")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="seed of which families are held out")
     parser.add_argument("--no-schema-examples", action="store_true",
                         help="a bank of train examples only, without those written from the graph itself")
+    return parser
+
+
+def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
+    parser = build_parser(prog)
     args = parser.parse_args(argv)
     if not (0 < args.fraction < 1):
         parser.error(f"--fraction must be between 0 and 1, got {args.fraction}")

@@ -154,13 +154,16 @@ def compile_glm(program, trainset, *, max_demos: int = 2) -> dspy.Module:
     return compile_program(program, trainset, [], "bootstrap", Budget(max_demos=max_demos))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     asked = parser.add_mutually_exclusive_group()
     asked.add_argument("--dataset", default="nobel", help="a dataset name (graphs.datasets), train/dev splits")
-    asked.add_argument("--questions", type=Path, default=None, help="a question file (graphs.questions JSON Lines)")
+    asked.add_argument("--questions", type=Path, default=None,
+                       help="a question file (graphs.questions JSON Lines) instead of --dataset (default: none)")
     parser.add_argument("--db", default="data/nobel", help="the graph's database; one per dataset, comma-separated")
-    parser.add_argument("--optimizer", choices=OPTIMIZERS, default="bootstrap")
+    parser.add_argument("--optimizer", choices=OPTIMIZERS, default="bootstrap",
+                        help="the DSPy optimizer (optimize/optimizers.py says what each spends)")
     parser.add_argument("--train", type=int, default=200, help="training questions offered to the optimizer "
                                                                "(per dataset)")
     parser.add_argument("--val", type=int, default=20, help="of those, how many score candidates (per dataset)")
@@ -169,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="show a training question no example of its own template family (graphs/unseen_shapes.py)")
     parser.add_argument("--exclude-families", default=None,
                         help="families.json of graphs.unseen_shapes runs (comma-separated): no training question "
-                             "of their held-out families, so that test stays unseen")
+                             "of their held-out families, so that test stays unseen (default: none)")
     parser.add_argument("--max-demos", type=int, default=2, help="bootstrapped demos per agent")
     parser.add_argument("--candidates", type=int, default=4, help="random search / MIPROv2 / SIMBA candidates")
     parser.add_argument("--trials", type=int, default=6, help="MIPROv2 trials")
@@ -178,20 +181,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--steps", type=int, default=3, help="SIMBA steps")
     parser.add_argument("--batch", type=int, default=8, help="SIMBA minibatch size")
     parser.add_argument("--threads", type=int, default=4, help="questions run at once (the engine batches them)")
-    parser.add_argument("--model", default=None)
+    parser.add_argument("--model", default=None, help="registered model name, HF folder or hub id (default: GLM_MODEL)")
     parser.add_argument("--server", default=None, help="URL of a vLLM OpenAI server (default: in-process engine)")
     parser.add_argument("--reflection-server", default=None, help="URL of a vLLM OpenAI server whose model "
-                                                                  "proposes instructions (GEPA, MIPROv2, SIMBA)")
+                                                                  "proposes instructions (GEPA, MIPROv2, SIMBA) "
+                                                                  "(default: none, the program's own LM proposes)")
     parser.add_argument("--reflection-model", default=None, help="the model on --reflection-server (default: --model)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the question shuffle and the optimizer")
     parser.add_argument("--out", type=Path, default=None, help="default optimize/compiled/glm-<model>.json")
     parser.add_argument("--cache-dir", type=Path, default=None, help="DSPy's response cache (default: .cache/ "
                                                                      "beside --out); what makes a re-run resume")
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
+    args = build_parser(prog).parse_args(argv)
     from contextlib import ExitStack
 
     from rich.console import Console

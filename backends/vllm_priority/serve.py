@@ -35,10 +35,16 @@ def server_argv(policy: str, rest: list[str], *, gpu: bool) -> list[str]:
     return argv
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--policy", choices=sorted(POLICIES), default="priority")
-    args, rest = parser.parse_known_args(argv)
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--policy", choices=sorted(POLICIES), default="priority",
+                        help="KV-cache eviction: priority (the tiered scheduler) or lru (stock vLLM)")
+    return parser
+
+
+def main(argv: list[str] | None = None, *, prog: str | None = None) -> None:
+    args, rest = build_parser(prog).parse_known_args(argv)
     import torch
 
     sys.argv = ["vllm.entrypoints.openai.api_server", *server_argv(args.policy, rest,

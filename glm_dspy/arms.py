@@ -1,0 +1,24 @@
+"""The arms `glm-dspy eval --programs` can run (glm_dspy/evaluate.py `make_program` builds each).
+
+Its own module, importing nothing, so the CLI checks arm names before it loads a model.
+"""
+
+# glm-grammar: GLM with its replies decoded under the grammars of glm_dspy/grammar; glm-greedy: GLM drawing
+# no further snippets when the first fails (samples=0); each for the on/off comparison with glm
+ARMS = ("glm", "glm-grammar", "glm-greedy", "graphcot", "graphrag", "textrag", "base", "text2cypher", "counselor",
+        "fasttog", "glm-communities", "glm-cypher", "glm-python", "glm-no-readings", "glm-model-readings")
+
+
+def parse_arms(text: str) -> list[str]:
+    """The arms of a comma-separated list, in order; an unknown or repeated name, or none, is a
+    ValueError naming the known arms."""
+    arms = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in arms if name not in ARMS]
+    if unknown:
+        raise ValueError(f"unknown arm{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; "
+                         f"known arms: {', '.join(ARMS)}")
+    if not arms:
+        raise ValueError(f"no arm named; give one or more of: {', '.join(ARMS)}")
+    if len(set(arms)) != len(arms):
+        raise ValueError(f"an arm is named twice in {text!r}; name each once")
+    return arms
