@@ -16,7 +16,8 @@ What changes, said in the build's notes:
   timestamps, decimals, structs) become text; a property named as one the database keeps for
   itself (`id` when it is no primary key, `degree`, `glm_nbrs`) gets a `_` after its name;
 * relationship properties are not copied (edges here keep none).
-Which property names a table's nodes is graphs/name_choice.py's (name/title/label, else the key).
+Which property names a table's nodes is graphs/name_choice.py's (name/title/label); where none
+is, a text primary key (kept as a property) names them, else their ids do.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import pyarrow as pa
 from graphs.graph_data import EdgeList, GraphData, NodeTable
 from graphs.grbench import GraphFormatError
 from graphs.literal import identifier, name_literal
+from graphs.name_choice import OPTION, named_feature
 from graphs.names import catalog_key
 from graphs.schema import RESERVED_COLUMNS
 from graphs.store import connect
@@ -110,10 +112,17 @@ def kuzu_graph(path: Path | str) -> GraphData:
         text = [str(v) for v in values.cast(pa.string()).to_pylist()]
         return pa.array([f"{table}{KEY_SEPARATOR}{v}" for v in text] if prefixed else text, pa.string())
 
-    nodes = {}
-    for name, (table, _) in read.items():
+    nodes, text_features = {}, {}
+    for name, (table, key) in read.items():
         columns = {"id": ids(name, table.column("key"))} | {c: table.column(c) for c in table.column_names[1:]}
         nodes[name] = NodeTable(name, pa.table(columns))
+        strings = [c for c in table.column_names[1:] if pa.types.is_string(table.schema.field(c).type)]
+        if key in strings and named_feature(strings) is None:  # no name/title/label: its text key names it
+            text_features[name] = key
+            if len(strings) > 1:
+                notes.append(f"table {name!r}: its nodes are known by their primary key {key!r}; other text "
+                             f"properties: {', '.join(s for s in strings if s != key)} (to use one: "
+                             f"{OPTION} {name}=PROP)")
     edges = []
     for rel in rel_names:
         if _rows(connection, f"CALL table_info({name_literal(rel)}) RETURN *"):
@@ -127,4 +136,4 @@ def kuzu_graph(path: Path | str) -> GraphData:
             edges.append(EdgeList(rel, src, dst, pa.table({"src": ids(src, found.column("s")),
                                                            "dst": ids(dst, found.column("d"))})))
     connection.close()
-    return GraphData(nodes, edges, notes=notes)
+    return GraphData(nodes, edges, text_features, notes)

@@ -5,7 +5,7 @@ The choice, per type, first that applies:
 1. the user's `--name-property TYPE=PROP` (`parse_name_properties`);
 2. the reader's own (`GraphData.text_features`: a mapping file's `name`);
 3. a STRING property spelled as one of `graphs.schema.TEXT_FEATURES` (name, title, label, ...),
-   in any letter case;
+   in any letter case (`named_feature`);
 4. none: the nodes are known by their ids. Where the type has STRING properties this is an
    unclear choice, and a note (`GraphData.notes`, said by the build) names them and the option.
 """
@@ -41,6 +41,13 @@ def _string_features(graph: GraphData, type_name: str) -> list[str]:
             if pa.types.is_string(table.schema.field(f).type) or pa.types.is_large_string(table.schema.field(f).type)]
 
 
+def named_feature(strings: list[str]) -> str | None:
+    """The first of `strings` (text properties, in column order) spelled as one of TEXT_FEATURES,
+    in TEXT_FEATURES' order and any letter case; None where none is."""
+    by_case = {f.lower(): f for f in reversed(strings)}  # the first spelling of each, in column order
+    return next((by_case[t.lower()] for t in TEXT_FEATURES if t.lower() in by_case), None)
+
+
 def choose_text_features(graph: GraphData, overrides: dict[str, str] | None = None) -> GraphData:
     """`graph` with each type's text feature chosen (module doc) and unclear choices noted."""
     overrides = overrides or {}
@@ -54,9 +61,7 @@ def choose_text_features(graph: GraphData, overrides: dict[str, str] | None = No
     chosen, notes = {}, list(graph.notes)
     for type_name in graph.nodes:
         strings = _string_features(graph, type_name)
-        by_case = {f.lower(): f for f in reversed(strings)}  # the first spelling of each, in column order
-        found = overrides.get(type_name) or graph.text_features.get(type_name) or next(
-            (by_case[t.lower()] for t in TEXT_FEATURES if t.lower() in by_case), None)
+        found = overrides.get(type_name) or graph.text_features.get(type_name) or named_feature(strings)
         if found is not None:
             chosen[type_name] = found
         elif strings:
