@@ -1,5 +1,7 @@
 """Build a dataset's database (`glm-dspy build`): its graph loaded into Kuzu, its RetrieveNode
-index, its question files, and the Cypher Act's example bank (graphs/cypher_examples.py)."""
+index, its question files, and the Cypher Act's example bank (graphs/cypher_examples.py).
+What the reader changed or chose that a user should hear of (a renamed relation, a skipped
+header, an unclear name property) is the report's `notes`, also kept in meta.json's `extra`."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 from graphs.cypher_examples import write_examples
 from graphs.datasets import load_dataset
 from graphs.graph_data import GraphData
+from graphs.name_choice import choose_text_features
 from graphs.questions import write_questions
 from graphs.schema import TEXT_FEATURES
 
@@ -18,7 +21,7 @@ def node_texts(graph: GraphData):
     """(id, text) for every node: its name/title feature, else its id."""
     for node_table in graph.nodes.values():
         columns = node_table.table.column_names
-        feature = next((f for f in TEXT_FEATURES if f in columns), None)
+        feature = graph.text_features.get(node_table.type) or next((f for f in TEXT_FEATURES if f in columns), None)
         ids = node_table.table.column("id").to_pylist()
         texts = node_table.table.column(feature).to_pylist() if feature else ids
         for node_id, text in zip(ids, texts):
@@ -34,16 +37,20 @@ class BuildReport:
     load_seconds: float
     index_seconds: float
     index_kind: str
+    notes: list[str]
 
 
 def build_database(spec: str, db_dir: Path | str, *, embedder=None, overwrite: bool = False,
-                   progress: bool = False, seed: int = 0, schema_examples: bool = True) -> BuildReport:
+                   progress: bool = False, seed: int = 0, schema_examples: bool = True,
+                   name_properties: dict[str, str] | None = None) -> BuildReport:
     """Load dataset `spec` into Kuzu at `db_dir` and build its RetrieveNode index. The Cypher
-    Act's examples come from the dataset's train split, else (`schema_examples`) from the graph."""
+    Act's examples come from the dataset's train split, else (`schema_examples`) from the graph.
+    `name_properties`: {node type: the property its nodes are known by} (graphs/name_choice.py)."""
     from graphs.load import load_graph
     from graphs.node_index import SentenceTransformerEmbedder, build_node_index
 
     graph, name, questions = load_dataset(spec, seed=seed)
+    graph = choose_text_features(graph, name_properties)
     index_seconds, index_kind = 0.0, ""
 
     def finish(build_dir: Path) -> None:  # runs before the new database replaces any old one
@@ -58,4 +65,4 @@ def build_database(spec: str, db_dir: Path | str, *, embedder=None, overwrite: b
     report = load_graph(graph, db_dir, name=name, overwrite=overwrite, progress=progress, finish=finish)
     write_examples(spec, db_dir, from_schema=schema_examples)  # Text2Cypher's examples
     return BuildReport(Path(db_dir), name, report.num_nodes, report.num_edges, report.seconds - index_seconds,
-                       index_seconds, index_kind)
+                       index_seconds, index_kind, list(graph.notes))

@@ -15,6 +15,12 @@ A dataset is spelled `NAME` or `NAME:ARG`, the same for build and eval:
     grbench:DOMAIN           eval only: the shipped datasets/grbench_questions/DOMAIN.jsonl (GRBench's
                              graphs are not shipped; build one from its graph.json with grbench:PATH)
     triples:FILE.tsv         any subject<TAB>relation<TAB>object file (graphs.triples); no questions
+    tables:DIR               a folder of node and edge tables, CSV, TSV or Parquet: DIR/nodes/TYPE.csv,
+                             DIR/edges/RELATION.csv, or files named in DIR/graph.toml (graphs.tables,
+                             graphs.table_mapping); `csv:DIR` and `parquet:DIR` are the same; questions
+                             questions.jsonl beside the tables where there is one
+    kuzu:PATH                an existing Kuzu database, opened read-only and copied into this project's
+                             layout (graphs.kuzu_source); no questions
 
 For grbench, ARG is a DOMAIN when it is only letters, digits, `_` and `-`; anything else (a `/`
 or a `.`) is a PATH: write `grbench:./dblp` for a folder named dblp. Any database can also be
@@ -191,6 +197,32 @@ def _triples_graph(arg: str, seed: int) -> tuple[GraphData, dict[str, list[Quest
     return triples_graph(arg), {}
 
 
+def _tables_graph(arg: str, seed: int) -> tuple[GraphData, dict[str, list[Question]]]:
+    from graphs.tables import tables_graph
+
+    if not arg:
+        raise ValueError("tables needs a folder: tables:DIR (DIR/nodes/TYPE.csv, DIR/edges/RELATION.csv)")
+    return tables_graph(arg), {}
+
+
+def _tables_questions(arg: str, db_dir: Path | None) -> list[Question]:
+    path = Path(arg) / QUESTIONS_FILE
+    if not path.is_file():
+        raise FileNotFoundError(f"no {QUESTIONS_FILE} in {arg}; pass --questions FILE.jsonl "
+                                '(one {"qid", "question", "answer"} object per line)')
+    return read_questions(path)
+
+
+def _kuzu_graph(arg: str, seed: int) -> tuple[GraphData, dict[str, list[Question]]]:
+    from graphs.kuzu_source import kuzu_graph
+
+    if not arg:
+        raise ValueError("kuzu needs a database: kuzu:PATH (the path Kuzu opens)")
+    return kuzu_graph(arg), {}
+
+
+_TABLES = Dataset("tables:DIR | csv:DIR | parquet:DIR", _tables_graph, _tables_questions)
+
 DATASETS: dict[str, Dataset] = {
     "synthetic": Dataset("synthetic[:NODES]", _synthetic_graph, _synthetic_questions, _synthetic_split),
     "nobel": Dataset("nobel", _nobel_graph, _nobel_questions, _nobel_split, more_splits=("natural",)),
@@ -198,6 +230,10 @@ DATASETS: dict[str, Dataset] = {
                             _pathquestion_split),
     "grbench": Dataset("grbench:PATH/graph.json | grbench:DOMAIN", _grbench_graph, _grbench_questions),
     "triples": Dataset("triples:FILE.tsv", _triples_graph, None),
+    "tables": _TABLES,
+    "csv": _TABLES,  # the same reader: a folder may mix CSV, TSV and Parquet files
+    "parquet": _TABLES,
+    "kuzu": Dataset("kuzu:PATH", _kuzu_graph, None),
 }
 
 
@@ -205,7 +241,7 @@ def find_dataset(spec: str) -> tuple[str, Dataset, str]:
     """(name, dataset, argument) for a spelling; an unknown name is an error listing the valid ones."""
     name, _, arg = spec.strip().partition(":")
     if name not in DATASETS:
-        raise ValueError(f"unknown dataset {spec!r}; use one of: {', '.join(d.spelling for d in DATASETS.values())}")
+        raise ValueError(f"unknown dataset {spec!r}; use one of: {', '.join(dict.fromkeys(d.spelling for d in DATASETS.values()))}")
     return name, DATASETS[name], arg
 
 

@@ -8,23 +8,11 @@ bulk COPY per table, never a row at a time.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 import pyarrow as pa
 
-# Kuzu table names: letters, digits, underscore; must not start with a digit.
-_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-
-
-def check_name(name: str, what: str) -> str:
-    """Return `name` if it can be a Kuzu table/column name, else raise naming the culprit."""
-    if not _NAME_RE.fullmatch(name):
-        raise ValueError(
-            f"{what} name {name!r} is not usable as a table or column name "
-            "(use letters, digits and '_', starting with a letter)"
-        )
-    return name
+from graphs.names import check_name  # names as users wrote them, in any script (graphs/names.py)
 
 
 @dataclass(slots=True)
@@ -72,14 +60,24 @@ class EdgeList:
 
 @dataclass(slots=True)
 class GraphData:
-    """A whole graph: node tables by type and edge lists. Ids are unique across types."""
+    """A whole graph: node tables by type and edge lists. Ids are unique across types.
+
+    `text_features`: the feature a type's nodes are known by, where the reader chose one (a
+    mapping file's `name`, an adopted database's name property); other types take the first
+    STRING feature of `graphs.schema.TEXT_FEATURES`. `notes`: what the reader changed or chose
+    that a user should hear of (a renamed relation, an unclear name property), said by the build."""
 
     nodes: dict[str, NodeTable] = field(default_factory=dict)
     edges: list[EdgeList] = field(default_factory=list)
+    text_features: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
     def __post_init__(self):
         for type_name, node_table in self.nodes.items():
             assert type_name == node_table.type, f"node table keyed {type_name!r} holds {node_table.type!r}"
+        for type_name, feature in self.text_features.items():
+            assert type_name in self.nodes and feature in self.nodes[type_name].features, (
+                f"text feature {feature!r} of {type_name!r}: no such node type or feature")
         for edges in self.edges:
             for end in (edges.src_type, edges.dst_type):
                 assert end in self.nodes, f"edges {edges.relation!r} refer to unknown node type {end!r}"

@@ -5,7 +5,7 @@ Kuzu 0.11.3 plans a parameterized primary-key match (`{id: $id}`) as a full tabl
 written into the query as string literals. Every such literal goes through
 `string_literal`, which validates and escapes it; nothing else builds literals. The one
 other literal Kuzu forces is a table name in COPY's options (`(from='author', to='paper')`
-takes no parameter): `name_literal`. File paths never enter Cypher text (graphs.load
+takes no parameter): `name_literal`, escaped as a string literal is. File paths never enter Cypher text (graphs.load
 copies Arrow tables passed as parameters), so no path literal exists.
 
 Kuzu's string literal rule (checked on 0.11.3): inside '...', a backslash makes the next
@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 
+from graphs.names import name_problem
+
 MAX_LITERAL_CHARS = 1024
-_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")  # graphs.graph_data.check_name's rule for table names
 
 
 class InvalidId(ValueError):
@@ -46,13 +47,14 @@ def identifier(name: str) -> str:
 
 
 def name_literal(name: str) -> str:
-    """Return a node or rel table name as a Cypher string literal, e.g. `author` -> `'author'`.
+    """Return a node or rel table name as a Cypher string literal, e.g. `it's` -> `'it\\'s'`.
 
-    Only names a table can have (letters, digits, `_`, starting with a letter) are accepted,
-    so the literal needs no escaping and can never end early."""
-    if not isinstance(name, str) or not _NAME_RE.fullmatch(name):  # (`$` alone would let "a\n" through)
-        raise ValueError(f"not a table name: {name!r:.60} (letters, digits and '_', starting with a letter)")
-    return f"'{name}'"
+    Only names a table can have (graphs/names.py: no control characters, so one line) are
+    accepted; backslash and quote are escaped as in `string_literal`, so it never ends early."""
+    problem = name_problem(name)
+    if problem is not None:
+        raise ValueError(f"not a table name: {name!r:.60} ({problem})")
+    return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def text_literal(value: str) -> str:

@@ -61,6 +61,8 @@ def load_graph(
         schema = GraphSchema.from_graph(graph, name)
     except AssertionError as error:
         raise GraphLoadError(str(error)) from None
+    if graph.notes:
+        schema.extra["notes"] = list(graph.notes)  # what the reader changed or chose (graphs/build.py)
     text_features = {t: n.text_feature for t, n in schema.node_types.items()}
     prepared = prepare(graph, text_features, degree=DEGREE, k=num_neighbours)
     graph, num_dropped = prepared.graph, prepared.num_dropped_edges

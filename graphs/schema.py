@@ -21,7 +21,8 @@ from pathlib import Path
 import pyarrow as pa
 
 from graphs.literal import identifier
-from graphs.graph_data import GraphData, check_name
+from graphs.graph_data import GraphData
+from graphs.names import catalog_key, check_name
 
 REL_PREFIX = "rel_"
 DEGREE = "degree"
@@ -71,19 +72,22 @@ class GraphSchema:
     def __post_init__(self):
         for type_name, node_type in self.node_types.items():
             check_name(type_name, "node type")
-            reserved = RESERVED_COLUMNS & set(node_type.features)
+            reserved = {catalog_key(c) for c in RESERVED_COLUMNS} & {catalog_key(f) for f in node_type.features}
             assert not reserved, f"{type_name!r} has features named {sorted(reserved)} (reserved)"
+            _assert_distinct(list(node_type.features), f"features of node type {type_name!r}")
         for relation, pairs in self.relations.items():
             check_name(relation, "relation")
             for src, dst in pairs:
                 assert src in self.node_types and dst in self.node_types, f"{relation}: unknown pair {src}->{dst}"
+        _assert_distinct([*self.node_types, *map(rel_table, self.relations)], "node and relation tables")
 
     @classmethod
     def from_graph(cls, graph: GraphData, name: str) -> "GraphSchema":
         node_types = {}
         for type_name, nodes in graph.nodes.items():
             features = {f: kuzu_type(nodes.table.schema.field(f).type) for f in nodes.features}
-            text = next((f for f in TEXT_FEATURES if features.get(f) == "STRING"), None)
+            text = graph.text_features.get(type_name) or next(
+                (f for f in TEXT_FEATURES if features.get(f) == "STRING"), None)
             node_types[type_name] = NodeType(features, nodes.table.num_rows, text)
         relations: dict[str, list[tuple[str, str]]] = {}
         for edges in graph.edges:
@@ -152,6 +156,15 @@ class GraphSchema:
                                    if relations is None or r in relations) or "-"
             lines.append(f"{type_name} nodes: features [{features}]; neighbour types [{neighbours}]")
         return "\n".join(lines)
+
+
+def _assert_distinct(names: list[str], what: str) -> None:
+    """Kuzu's catalog compares names with ASCII case folded (graphs/names.py): two equal so clash."""
+    seen: dict[str, str] = {}
+    for name in names:
+        other = seen.setdefault(catalog_key(name), name)
+        assert other == name, (f"{what}: {other!r} and {name!r} are one name to Kuzu (it ignores the case of "
+                               "ASCII letters); rename one of them")
 
 
 def rel_table(relation: str) -> str:

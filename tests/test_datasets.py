@@ -103,11 +103,17 @@ def test_grbench_one_rule_for_build_and_eval(tmp_path):
 
 
 def test_names_and_their_errors(tmp_path):
-    assert list(DATASETS) == ["synthetic", "nobel", "pathquestion", "grbench", "triples"]
+    assert list(DATASETS) == ["synthetic", "nobel", "pathquestion", "grbench", "triples", "tables", "csv", "parquet",
+                              "kuzu"]
     with pytest.raises(ValueError) as error:
         load_dataset("wikidata")
     assert str(error.value) == ("unknown dataset 'wikidata'; use one of: synthetic[:NODES], nobel, "
-                                "pathquestion[:pq|pql], grbench:PATH/graph.json | grbench:DOMAIN, triples:FILE.tsv")
+                                "pathquestion[:pq|pql], grbench:PATH/graph.json | grbench:DOMAIN, triples:FILE.tsv, "
+                                "tables:DIR | csv:DIR | parquet:DIR, kuzu:PATH")
+    with pytest.raises(ValueError, match="dataset 'kuzu' has no questions of its own"):
+        load_questions("kuzu:x.kuzu")
+    with pytest.raises(FileNotFoundError, match="no questions.jsonl in"):
+        load_questions(f"csv:{tmp_path}")
     with pytest.raises(ValueError, match="unknown dataset 'wikidata'"):
         load_questions("wikidata")
     with pytest.raises(ValueError, match="dataset 'triples' has no questions of its own; pass --questions"):

@@ -48,6 +48,23 @@ def test_node_info_and_retrieve_node(kb_graph):
 def test_relation_names():
     assert relation_name("__people__person__nationality") == "people_person_nationality"
     assert relation_name("born in") == "born_in" and relation_name("2nd-wife") == "r_2nd_wife"
+    # one word in any script is kept as written
+    assert [relation_name(r) for r in ("配偶", "父亲", "Ähnlich_zu", "Born_In")] == ["配偶", "父亲", "Ähnlich_zu", "Born_In"]
+    assert relation_name("it's") == "it_s" and relation_name("Ähnlich zu") == "Ähnlich_zu"
+
+
+def test_unicode_header_and_bom(tmp_path):
+    """A BOM and a header line are dropped, Unicode relations kept, every rename said."""
+    graph = _graph_of(tmp_path, "\ufeffsubject\trelation\tobject\n张三\t配偶\t李四\n张三\tit's\t王五\n")
+    assert graph.relations == ["inv_it_s", "inv_配偶", "it_s", "配偶"]
+    assert graph.nodes["entity"].table.column("id").to_pylist() == ["张三", "李四", "王五"]
+    assert graph.notes == [f"{tmp_path / 'kb.tsv'}:1: skipped the header line 'subject' 'relation' 'object'",
+                           f"{tmp_path / 'kb.tsv'}: 1 relation(s) are not one word and are stored with '_': "
+                           "\"it's\" as 'it_s'"]
+
+
+def test_a_first_line_that_is_a_triple_is_kept(tmp_path):
+    assert _graph_of(tmp_path, "subject\tspouse\tobject\n").relations == ["inv_spouse", "spouse"]
 
 
 def _graph_of(tmp_path, text: str | bytes):
@@ -66,6 +83,11 @@ def _graph_of(tmp_path, text: str | bytes):
     ("a\tx\tb\nb\tinv_x\tc\n", "kb.tsv:2: relation 'inv_x' (forward) would be neighbour type 'inv_x', "
                                "which relation 'x' (inverse, line 1) already is"),
     ("\n\n", "kb.tsv: no triples"),
+    ("a,r,b\nc,r,d\n", "kb.tsv:1: expected subject<TAB>relation<TAB>object, got 1 field(s): 'a,r,b'; the line "
+                      "has no TAB but 2 commas: a triples file is TAB-separated"),
+    ("a;r;b\n", "but 2 semicolons"),
+    ("a\tr\tb\na\t" + "r" * 257 + "\tb\n", "kb.tsv:2: relation 'rrrr"),
+    ("a\t" + "r" * 253 + "\tb\n", "kb.tsv:1: relation 'rrrr"),  # its inverse would be 257 long
 ])
 def test_malformed_files_name_file_and_line(tmp_path, text, message):
     with pytest.raises(GraphFormatError) as error:

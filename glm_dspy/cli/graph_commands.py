@@ -15,8 +15,10 @@ def check_build(args) -> None:
     """The dataset's name, then the folder: a new one, or with --force an old one, beside which the
     database is built (graphs/load.py builds in a temporary folder next to it, then renames it)."""
     from graphs.datasets import find_dataset
+    from graphs.name_choice import parse_name_properties
 
     find_dataset(args.dataset)  # an unknown name is a ValueError listing the known ones
+    parse_name_properties(args.name_property)  # TYPE=PROP, checked before anything loads
     if args.db.exists() and not args.db.is_dir():
         raise UsageError(f"--db {args.db}: a file, not a folder; name a folder for the new database")
     if args.db.is_dir() and any(args.db.iterdir()) and not args.force:
@@ -26,10 +28,14 @@ def check_build(args) -> None:
 
 def cmd_build(args) -> int:
     from graphs.build import build_database
+    from graphs.name_choice import parse_name_properties
 
     with console.status(f"building {args.dataset} into {args.db}"):
         report = build_database(args.dataset, args.db, overwrite=args.force, progress=True, seed=args.seed,
-                                schema_examples=not args.no_schema_examples)
+                                schema_examples=not args.no_schema_examples,
+                                name_properties=parse_name_properties(args.name_property))
+    for note in report.notes:  # what the build changed or chose (graphs/build.py)
+        console.print("note: " + note, markup=False, highlight=False)
     console.print(f"[green]built[/] {report.name}: {report.num_nodes:,} nodes, {report.num_edges:,} edges "
                   f"in {report.load_seconds:.1f} s; RetrieveNode index ({report.index_kind}) in "
                   f"{report.index_seconds:.1f} s -> {report.db_dir}")
@@ -97,10 +103,14 @@ def cmd_query(args) -> int:
 def add_graph_commands(commands) -> None:
     build = add_command(commands, "build", "load a dataset into Kuzu and index it for RetrieveNode")
     build.add_argument("dataset", help="synthetic[:NODES] | nobel | pathquestion[:pql] | grbench:PATH/graph.json | "
-                                       "triples:FILE.tsv (subject<TAB>relation<TAB>object)")
+                                       "triples:FILE.tsv (subject<TAB>relation<TAB>object) | tables:DIR (also "
+                                       "csv:DIR, parquet:DIR: nodes/TYPE.csv, edges/REL.csv, optional graph.toml) | "
+                                       "kuzu:PATH (an existing Kuzu database, opened read-only)")
     build.add_argument("--db", required=True, type=Path, help="database directory to create")
     build.add_argument("--force", action="store_true", help="replace an existing database")
     build.add_argument("--seed", type=int, default=0, help="seed for the synthetic generator")
+    build.add_argument("--name-property", action="append", default=[], metavar="TYPE=PROP",
+                       help="the property a node type's nodes are known by (default: a name/title/label property)")
     build.add_argument("--no-schema-examples", action="store_true",
                        help="write no Cypher examples from the graph itself, only the train split's (a dataset "
                             "without train questions then has none: GLM acts in Python, the paper's Act)")

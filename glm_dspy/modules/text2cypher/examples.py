@@ -97,6 +97,7 @@ class Examples:
         """The schema text for `question`: the relationship tables that leave the nodes it names
         (a path starts at one of them), then the ones nearest it in meaning, `max_relations` in
         all, in schema order; and the node tables they join."""
+        from graphs.literal import cypher_name
         from graphs.schema import rel_table
 
         schema = self.graph.schema
@@ -113,10 +114,10 @@ class Examples:
         types = sorted({t for s, _, d in relations for t in (s, d)})
         lines = ["Node tables:"]
         for type_name in types:
-            features = ", ".join(["id", *schema.node_types[type_name].features])
-            lines.append(f"  {type_name}({features})")
+            features = ", ".join(map(cypher_name, ["id", *schema.node_types[type_name].features]))
+            lines.append(f"  {cypher_name(type_name)}({features})")  # names as written; in backticks where needed
         lines.append("Relationship tables:")
-        lines += [f"  (:{s})-[:{rel_table(r)}]->(:{d})" for s, r, d in relations]
+        lines += [f"  (:{cypher_name(s)})-[:{cypher_name(rel_table(r))}]->(:{cypher_name(d)})" for s, r, d in relations]
         return "\n".join(lines)
 
     def nearest_examples(self, question: str) -> str:
