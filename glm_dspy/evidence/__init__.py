@@ -2,6 +2,7 @@
 
     evidence = evidence_of(prediction.steps, prediction.answer, graph)   # an Evidence (subgraph.py)
     svg = draw_svg(evidence)                                            # draw.py, Graphviz's `dot`
+    drawn_evidence(prediction.steps, prediction.answer, graph)          # both, as JSON (the service's)
 
 Which step: the last one that read the graph and succeeded (it has code, no error and printed
 something; a writer's step not marked failed): a Cypher query (Text2Cypher's run, a reading of
@@ -11,6 +12,9 @@ else a snippet (snippet.py runs it again, recording its graph calls). No LLM is 
 """
 
 from __future__ import annotations
+
+import subprocess
+from dataclasses import replace
 
 from graphs.cypher import CypherSyntaxError, QueryRefused, gate
 
@@ -56,5 +60,18 @@ def evidence_of(steps: list[dict], answer: str, graph) -> Evidence:
         return Evidence("none", code, note=f"could not run it again: {error}")
 
 
-__all__ = ["Evidence", "EvidenceNode", "EvidenceEdge", "MAX_NODES", "evidence_of", "answering_step", "is_cypher",
+def drawn_evidence(steps: list[dict], answer: str, graph) -> dict:
+    """{"evidence": the Evidence as a dict, "svg": its drawing or None (nothing to draw, or no
+    Graphviz: the evidence's note then says so)}; what the service's answer carries."""
+    evidence = evidence_of(steps, answer, graph)
+    svg = None
+    if evidence.nodes:
+        try:
+            svg = draw_svg(evidence)
+        except (RuntimeError, OSError, subprocess.TimeoutExpired) as error:
+            evidence = replace(evidence, note=f"not drawn: {error}")
+    return {"evidence": evidence.as_dict(), "svg": svg}
+
+
+__all__ = ["drawn_evidence", "Evidence", "EvidenceNode", "EvidenceEdge", "MAX_NODES", "evidence_of", "answering_step", "is_cypher",
            "draw_svg", "evidence_text"]
