@@ -5,6 +5,7 @@
     glm-dspy query --db data/nobel "MATCH (l:laureate {name: 'Marie Curie'}) RETURN l.birth_date"
     glm-dspy ask "Where was Marie Curie born?" --db data/nobel
     glm-dspy ask "Where was Marie Curie born?" --db data/nobel --glm-program none   # the hand-written agents
+    glm-dspy ask "Where was Marie Curie born?" --db data/nobel --show   # and draw where the answer came from
     glm-dspy model fetch [qwen2.5-coder-0.5b]
     glm-dspy batch questions.txt --db data/nobel --journal runs/batch.sqlite --out answers.jsonl
     glm-dspy serve --db data/nobel --port 8000          # HTTP API and a page at http://127.0.0.1:8000/
@@ -108,8 +109,14 @@ def cmd_ask(args) -> int:
         console.print(f"program: {program.program_path or 'hand-written'}")
         with console.status("answering"):
             prediction = program(question=args.question)
-    print(prediction.answer)
-    print_prediction(console, prediction)
+        print(prediction.answer)
+        print_prediction(console, prediction)
+        if args.show is not None:
+            from glm_dspy.evidence.show import default_path, show_evidence
+
+            show_evidence(prediction.steps, prediction.answer, graph,
+                          args.show or default_path(prediction.get("query_id")),
+                          say=lambda text: console.print(text, markup=False, highlight=False, soft_wrap=True))
     return 0 if prediction.answer else 1
 
 
@@ -367,6 +374,9 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--server", default=None, help="URL of a vLLM OpenAI server (default: in-process engine)")
     ask.add_argument("--max-steps", type=int, default=10)
     ask.add_argument("--glm-program", type=glm_program_arg, default="default", help=GLM_PROGRAM_HELP)
+    ask.add_argument("--show", nargs="?", type=Path, const="", default=None, metavar="FILE",
+                     help="draw the subgraph the answer came from: list it and write its SVG to FILE "
+                          "(default runs/evidence/<query id>.svg; needs Graphviz's dot, else the DOT source)")
     ask.set_defaults(run=cmd_ask)
 
     batch = commands.add_parser("batch", help="answer a file of questions concurrently, journaled and resumable")
