@@ -30,6 +30,17 @@ def test_a_property_answer_and_an_argmax_over_groups(nobel_graph):
     assert len(most.edges) == len(most.nodes) - 1 >= 2  # its laureates, each joined to it
 
 
+def test_where_the_return_reads_no_node_the_first_match_is_drawn_and_the_answer_found_by_name(nobel_graph):
+    query = ("MATCH (k:country {name: 'Spain'})-[:rel_city]->(:city)-[:rel_institution]->(i:institution)"
+             "-[:rel_laureate]->(l:laureate) WITH i, count(DISTINCT l) AS num_laureates "
+             "WITH collect({name: i.name, n: num_laureates}) AS rows, max(num_laureates) AS top "
+             "UNWIND rows AS row WITH row, top WHERE row.n = top RETURN row.name")
+    evidence = cypher_evidence(nobel_graph.store, query, "Madrid University")
+    assert [(n.name, n.is_answer) for n in evidence.nodes] == [
+        ("Spain", False), ("Madrid", False), ("Madrid University", True), ("Santiago Ramón y Cajal", False)]
+    assert [e.relation for e in evidence.edges] == ["city", "institution", "laureate"]
+
+
 def test_a_query_that_matches_more_than_the_bound_is_cut_and_says_so(nobel_graph):
     evidence = cypher_evidence(nobel_graph.store, "MATCH (l:laureate)-[:rel_birth_city]->(c:city) RETURN c.name")
     assert len(evidence.nodes) == 50 and evidence.num_left_out > 0 and "first 50" in evidence.note

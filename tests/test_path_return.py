@@ -3,7 +3,7 @@
 import pytest
 
 from graphs.cypher import gate_tree, parse, print_query
-from graphs.cypher.path_return import return_paths
+from graphs.cypher.path_return import return_first_match, return_paths
 
 
 @pytest.mark.parametrize("query, rewritten, answers", [
@@ -36,3 +36,13 @@ def test_columns_say_what_each_added_column_holds():
     paths = return_paths(parse("MATCH (a)-[r:rel_x*1..2]->(b) RETURN count(b)"))
     assert paths.columns == {"ev_a": ("a", "node"), "ev_r": ("r", "rel"), "ev_b": ("b", "node")}
     assert paths.aggregated and paths.answers == {}
+
+
+def test_where_a_with_drops_every_node_the_leading_matches_are_returned():
+    tree = parse("MATCH (k:country {name: 'Spain'})-[:rel_city]->(c:city) WITH collect(c.name) AS names "
+                 "UNWIND names AS name RETURN name")
+    assert return_paths(tree).columns == {}
+    first = return_first_match(tree, max_rows=5)
+    assert print_query(first.tree) == ("MATCH (k:country {name: 'Spain'})-[ev_r:rel_city]->(c:city) "
+                                       "RETURN k AS ev_k, ev_r AS ev_ev_r, c AS ev_c LIMIT 5")
+    assert first.answers == {} and not first.aggregated

@@ -54,7 +54,7 @@ def evidence_of(steps: list[dict], answer: str, graph) -> Evidence:
     code = step["code"]
     try:
         if is_cypher(code):
-            return cypher_evidence(graph.store, code)
+            return cypher_evidence(graph.store, code, answer)
         return snippet_evidence(graph, code, answer)
     except (RuntimeError, ValueError) as error:  # Kuzu's errors; a refused id
         return Evidence("none", code, note=f"could not run it again: {error}")

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from graphs.cypher import gate_tree, parse
-from graphs.cypher.path_return import return_paths
+from graphs.cypher.path_return import return_first_match, return_paths
 from graphs.store import GraphStore
 
 from glm_dspy.evidence.subgraph import MAX_NODES, Evidence, SubgraphBuilder
@@ -12,13 +12,20 @@ from glm_dspy.evidence.subgraph import MAX_NODES, Evidence, SubgraphBuilder
 MAX_ROWS = MAX_NODES  # rows of the rewritten query read (each row binds at least one node)
 
 
-def cypher_evidence(store: GraphStore, query: str) -> Evidence:
-    """The nodes and relationships `query` matched, those its RETURN reads marked as the answer.
-    Raises what `GraphStore.read` raises (QueryRefused, CypherSyntaxError, Kuzu's RuntimeError)."""
-    paths = return_paths(parse(query), max_rows=MAX_ROWS, max_items=MAX_NODES)
+def cypher_evidence(store: GraphStore, query: str, answer: str = "") -> Evidence:
+    """The nodes and relationships `query` matched, those its RETURN reads marked as the answer;
+    where no node is left to read at its RETURN, what its leading MATCH clauses matched, the
+    nodes named by `answer` (or one of its comma-separated parts) marked. Raises what
+    `GraphStore.read` raises (QueryRefused, CypherSyntaxError, Kuzu's RuntimeError)."""
+    tree = parse(query)
+    paths = return_paths(tree, max_rows=MAX_ROWS, max_items=MAX_NODES)
+    named = frozenset()
+    if not paths.columns:
+        paths = return_first_match(tree, max_rows=MAX_ROWS)
+        named = answer_names(answer)
     text = gate_tree(paths.tree).text
     result = store.read(text, max_rows=MAX_ROWS)
-    builder = SubgraphBuilder(store.schema)
+    builder = SubgraphBuilder(store.schema, answer_names=named)
     for row in result.rows:  # the answer's nodes first: past MAX_NODES the others give way
         for column, (variable, kind) in paths.columns.items():
             if kind == "node" and variable in paths.answers:
@@ -31,6 +38,12 @@ def cypher_evidence(store: GraphStore, query: str) -> Evidence:
     if result.truncated or len(result.rows) == MAX_ROWS:
         note = f"the first {len(result.rows)} matches are drawn"
     return builder.evidence("cypher", query, note)
+
+
+def answer_names(answer: str) -> frozenset[str]:
+    """The names an answer gives, lower-cased: the whole of it and each comma-separated part."""
+    text = (answer or "").strip().lower()
+    return frozenset({text, *(part.strip() for part in text.split(","))} - {""})
 
 
 __all__ = ["cypher_evidence"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from glm_dspy.evidence.cypher import answer_names
 from glm_dspy.evidence.subgraph import MAX_NODES, Evidence, SubgraphBuilder
 from graphs.literal import identifier
 
@@ -46,7 +47,7 @@ def snippet_evidence(graph, code: str, answer: str, *, timeout_s: float = 10.0) 
 
 def touched_evidence(store, calls: list[tuple[str, tuple, Any]], answer: str, code: str) -> Evidence:
     """The evidence of recorded graph calls (pure but for the store's reads)."""
-    wanted = _answer_parts(answer)
+    wanted = answer_names(answer)
     answers: dict[str, str | None] = {}  # node id -> the feature its answer was read from
     ids: dict[str, str] = {}  # node id -> its type, in the order the calls touched them
     for name, args, value in calls:
@@ -83,11 +84,6 @@ def touched_evidence(store, calls: list[tuple[str, tuple, Any]], answer: str, co
                 builder.add(row["r"])
     note = None if ids else "the snippet's graph calls named no node"
     return builder.evidence("snippet", code, note)
-
-
-def _answer_parts(answer: str) -> set[str]:
-    text = (answer or "").strip().lower()
-    return {text, *(part.strip() for part in text.split(",") if part.strip())} - {""}
 
 
 def _names(node: dict, schema) -> set[str]:

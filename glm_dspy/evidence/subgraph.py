@@ -68,6 +68,7 @@ class SubgraphBuilder:
     they are added; an edge is kept only once both its ends are (`evidence`)."""
     schema: GraphSchema
     max_nodes: int = MAX_NODES
+    answer_names: frozenset[str] = frozenset()  # lower-cased: a node so named is marked, however it was added
     nodes: dict[tuple[int, int], EvidenceNode] = field(default_factory=dict)  # by Kuzu's internal id
     rels: dict[tuple[tuple[int, int], str, tuple[int, int]], None] = field(default_factory=dict)
     left_out: set[tuple[int, int]] = field(default_factory=set)
@@ -97,11 +98,12 @@ class SubgraphBuilder:
         if known is None and len(self.nodes) >= self.max_nodes:
             self.left_out.add(key)
             return
-        if known is not None and (known.is_answer or not is_answer):
-            return
         node_type = value["_label"]
         text_feature = self.schema.node_types[node_type].text_feature if node_type in self.schema.node_types else None
         name = value.get(text_feature) if text_feature else None
+        is_answer = is_answer or str(name).lower() in self.answer_names
+        if known is not None and (known.is_answer or not is_answer):
+            return
         detail = None  # the value read, where it is not the name the node is drawn with
         if is_answer and answer_property not in (None, text_feature) and value.get(answer_property) is not None:
             detail = f"{answer_property}: {_shown(value[answer_property])}"

@@ -11,7 +11,10 @@ widened. DISTINCT, ORDER BY and SKIP stay; LIMIT is the query's own, or `max_row
 has none, so an `ORDER BY ... LIMIT 1` still draws the one answer it picked.
 
 What stays out: a UNION's later parts (only the first part is rewritten), variables a WITH
-drops before the RETURN, and patterns inside EXISTS or pattern predicates.
+drops before the RETURN, and patterns inside EXISTS or pattern predicates. Where a WITH drops
+them all (`WITH collect({...}) AS rows ... UNWIND rows AS row RETURN row.name`),
+`return_first_match` is the fallback: the query's leading MATCH clauses alone, returning what
+they matched (which of it is the answer is then known only by its name).
 """
 
 from __future__ import annotations
@@ -19,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from graphs.cypher.plan import AGGREGATES, plan_of
-from graphs.cypher.syntax import (FunctionCall, Literal, Match, NodePattern, PatternPart, Query, RelPattern, Return,
-                                  SingleQuery, Variable, With, walk)
+from graphs.cypher.syntax import (FunctionCall, Literal, Match, NodePattern, PatternPart, Projection, Query,
+                                  RelPattern, Return, SingleQuery, Variable, With, walk)
 
 COLUMN_PREFIX = "ev_"
 
@@ -66,6 +69,24 @@ def return_paths(tree: Query, *, max_rows: int = 50, max_items: int = 50) -> Pat
     answers = {r.node: r.property for r in returned
                if r.node is not None and r.node in scope and r.aggregate in (None, "collect")}
     return PathQuery(Query((single,)), columns, aggregated, answers)
+
+
+def return_first_match(tree: Query, *, max_rows: int = 50) -> PathQuery:
+    """The leading MATCH clauses of `tree`'s first part (those before its first WITH, UNWIND or
+    RETURN), returning every node and relationship variable they bind; no answer variables."""
+    part = tree.parts[0]
+    fresh = _Fresh({name for node in walk(part) for name in _names(node)})
+    matches = []
+    for clause in part.clauses:
+        if not isinstance(clause, Match):
+            break
+        matches.append(_named(clause, fresh))
+    scope = _scope(matches)
+    assert matches and scope, "a reading query starts with a MATCH"
+    columns = {fresh.name(COLUMN_PREFIX + variable): (variable, kind) for variable, kind in scope.items()}
+    projection = Projection(tuple((Variable(variable), column) for column, (variable, _) in columns.items()),
+                            limit=Literal(max_rows))
+    return PathQuery(Query((SingleQuery((*matches, Return(projection))),)), columns, False, {})
 
 
 class _Fresh:
@@ -123,4 +144,4 @@ def _scope(clauses) -> dict[str, str]:
     return scope
 
 
-__all__ = ["PathQuery", "return_paths", "COLUMN_PREFIX"]
+__all__ = ["PathQuery", "return_paths", "return_first_match", "COLUMN_PREFIX"]
