@@ -110,3 +110,18 @@ def test_the_page_draws_the_evidence_and_lists_each_step_once(service):
         screenshot = ARTIFACTS / "page-evidence.png"
         browser.save_screenshot(str(screenshot))
         print(f"screenshot: {screenshot.resolve()}")
+
+
+def test_an_answer_read_by_a_snippet_carries_the_node_its_feature_was_read_off(tiny_graph, tmp_path):
+    from fastapi.testclient import TestClient
+
+    from tests.test_batch import DyingEngine, scripted_lm
+    from tests.test_service import QUESTION as YEAR_QUESTION
+
+    program = GLM(tiny_graph, readings=None, compiled=None, samples=0)
+    with Journal(tmp_path / "service.sqlite") as journal, \
+            TestClient(create_app(Service(program, scripted_lm(DyingEngine()), journal, graph=tiny_graph))) as client:
+        body = client.post("/v1/ask", json={"question": YEAR_QUESTION}).json()
+    assert body["answer"] == "1843" and body["evidence"]["kind"] == "snippet"
+    assert body["evidence"]["nodes"] == [{"id": "p1", "type": "paper", "name": "Notes on the Analytical Engine",
+                                          "is_answer": True, "detail": "year: 1843"}]
