@@ -73,5 +73,5 @@ def drawn_evidence(steps: list[dict], answer: str, graph) -> dict:
     return {"evidence": evidence.as_dict(), "svg": svg}
 
 
-__all__ = ["drawn_evidence", "Evidence", "EvidenceNode", "EvidenceEdge", "MAX_NODES", "evidence_of", "answering_step", "is_cypher",
-           "draw_svg", "evidence_text"]
+__all__ = ["Evidence", "EvidenceNode", "EvidenceEdge", "MAX_NODES", "evidence_of", "answering_step", "is_cypher",
+           "drawn_evidence", "draw_svg", "evidence_text"]
