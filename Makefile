@@ -12,16 +12,16 @@ export VLLM_CPU_KVCACHE_SPACE ?= 2
 export HF_HUB_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: demo test serve setup model graph browser bench-graph bench-cache clean
+.PHONY: demo test serve setup model graph browser graphviz bench-graph bench-cache clean
 
 demo: setup graph
 	$(VENV)/bin/glm-dspy demo --db $(DB)
 
-test: setup graph browser
+test: setup graph browser graphviz
 	$(PY) -m pytest -q -x --durations=10
 
 # GLM as an HTTP service with its page at http://127.0.0.1:8000/ (glm_dspy/service.py)
-serve: setup graph
+serve: setup graph graphviz
 	$(VENV)/bin/glm-dspy serve --db $(DB) --port $(or $(PORT),8000)
 
 # the service page's test drives Debian's chromium; installed here when missing and apt can (else it is skipped)
@@ -30,6 +30,13 @@ browser:
 		(command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
 		 DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver >/dev/null) || \
 		echo "chromium/chromedriver not installed: the page's browser test will be skipped"
+
+# the answer's evidence is drawn by Graphviz's `dot` (glm_dspy/evidence/draw.py), Debian's graphviz package
+graphviz:
+	@command -v dot >/dev/null || \
+		(command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
+		 DEBIAN_FRONTEND=noninteractive apt-get install -y -q graphviz >/dev/null) || \
+		echo "graphviz not installed: the page and ask --show will not draw the evidence (apt-get install graphviz)"
 
 setup: $(STAMPS)/install model
 

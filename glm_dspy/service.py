@@ -4,7 +4,9 @@
 
 Endpoints (`create_app`):
   POST /v1/ask {"question": "..."}     -> the answer: query_id, answer, kind, error_category, steps,
-                                          num_calls, prompt/cached/completion tokens, resumed
+                                          num_calls, prompt/cached/completion tokens, resumed; with
+                                          the graph, its evidence: the subgraph it was read from
+                                          (glm_dspy/evidence) and evidence_svg, its drawing
   POST /v1/ask/stream {"question"}     -> server-sent events: "query" (its id) at once, a "step" per
   GET  /v1/ask/stream?question=...        completed step, then "answer" (the /v1/ask body); the GET form
                                           is for the browser's EventSource
@@ -92,7 +94,8 @@ class Service:
 
     def __init__(self, program, lm, journal: Journal, *, concurrency: int = 4,
                  max_recoveries: int = DEFAULT_MAX_RECOVERIES, max_queued: int = MAX_QUEUED,
-                 max_runs: int = MAX_RUNS):
+                 max_runs: int = MAX_RUNS, graph=None):
+        """`graph` (glm_dspy.graph.Graph): each answer carries its evidence drawn from it; None: none."""
         from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
         if concurrency < 1:
@@ -100,6 +103,7 @@ class Service:
         if max_runs < 1:
             raise ValueError(f"max_runs must be at least 1, got {max_runs}")
         self.program, self.lm, self.journal, self.max_runs = program, lm, journal, max_runs
+        self.graph = graph
         self.recovery = Recovery(lm, max_recoveries)
         self.admission = Admission(concurrency, max_queued)
         self.pool = ThreadPoolExecutor(concurrency, thread_name_prefix="glm-query")
@@ -152,7 +156,22 @@ class Service:
             self._prompt_tokens += prediction.get("prompt_tokens") or 0
             self._cached_tokens += prediction.get("cached_tokens") or 0
             self.hit_rate.set(self._cached_tokens / self._prompt_tokens if self._prompt_tokens else 0.0)
-        return {field: prediction.get(field) for field in ANSWER_FIELDS}
+        body = {field: prediction.get(field) for field in ANSWER_FIELDS}
+        if self.graph is not None:
+            body.update(self._evidence(prediction))
+        return body
+
+    def _evidence(self, prediction) -> dict:
+        """{"evidence", "evidence_svg"} of an answer; a failure to draw it is logged, never the answer's."""
+        from glm_dspy.evidence import drawn_evidence
+
+        try:
+            drawn = drawn_evidence(prediction.get("steps") or [], prediction.get("answer") or "", self.graph)
+        except Exception as error:  # noqa: BLE001 - the answer stands without its drawing
+            logger.warning("query %s: its evidence could not be drawn: %s", prediction.get("query_id"),
+                           error_text(error))
+            return {"evidence": None, "evidence_svg": None}
+        return {"evidence": drawn["evidence"], "evidence_svg": drawn["svg"]}
 
     def _count_in_flight(self, change: int) -> None:
         with self._lock:
@@ -241,7 +260,7 @@ def _step_event(step: Step) -> dict:
     fields = step.as_dict()
     return {"event": "step", "data": json.dumps({key: fields[key] for key in (
         "agent", "attempt", "sampled", "code", "output", "error", "ok", "replayed", "num_calls", "prompt_tokens",
-        "cached_tokens", "completion_tokens", "latency_s")}, default=str)}
+        "cached_tokens", "completion_tokens", "latency_s", "raw", "rewrites")}, default=str)}
 
 
 def create_app(service: Service, *, resume: bool = True):
@@ -384,5 +403,5 @@ def serve(db: Path, *, model: str | None = None, server: str | None = None, host
     with open_graph(db) as graph, Journal(journal) as opened:
         lm = configure(model, server=server)
         program = GLM(graph, compiled=compiled, executor=graph.executor(num_workers=max(2, concurrency)))
-        service = Service(program, lm, opened, concurrency=concurrency)
+        service = Service(program, lm, opened, concurrency=concurrency, graph=graph)
         uvicorn.run(create_app(service), host=host, port=port, log_level="warning")

@@ -103,9 +103,13 @@ _listener: contextvars.ContextVar[Callable[[Step], None] | None] = contextvars.C
 def listening(listener: Callable[[Step], None]) -> Iterator[None]:
     """Every StepLog made inside the block (e.g. by one GLM query) tells `listener` of each step
     once it is complete: when the next step is added (a step is filled in until then: an act
-    step gets its snippet's output after it is added), and the rest when the log's prediction
-    is made. The final prediction's steps are authoritative (a kept sample is marked `ok` only
-    after every sample ran)."""
+    step gets its snippet's output after it is added), a step added unsettled when it is
+    settled, and the rest when the log's prediction is made. The final prediction's steps are
+    authoritative (a kept sample is marked `ok` only after every sample ran).
+
+    A module that runs another (GLM running Text2Cypher) runs it under `listening(log.add)`:
+    the inner log's steps join the outer log as they complete, and the outer log alone tells
+    its listener, each step once, in order."""
     token = _listener.set(listener)
     try:
         yield
@@ -118,17 +122,31 @@ class StepLog:
     steps: list[Step] = field(default_factory=list)
     listener: Callable[[Step], None] | None = field(default_factory=_listener.get)
     _num_told: int = 0
+    _unsettled: set[int] = field(default_factory=set)  # id()s of steps added unsettled, not yet settled
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def add(self, step: Step) -> Step:
+    def add(self, step: Step, *, settled: bool = True) -> Step:
+        """Append `step`; the one before it is complete now and is told. An unsettled step (a
+        writer's, whose `ok` is known only after the steps that run its code) is told, and
+        holds back the steps after it, until `settle(step)` or the prediction."""
         with self._lock:
             self.steps.append(step)
+            if not settled:
+                self._unsettled.add(id(step))
             self._tell(len(self.steps) - 1)
         return step
 
-    def _tell(self, up_to: int) -> None:
-        """Tell the listener of steps [told, up_to) (under the lock: in order, each once)."""
-        while self.listener is not None and self._num_told < up_to:
+    def settle(self, step: Step) -> None:
+        """`step`, added unsettled, is complete: it and the complete steps after it are told."""
+        with self._lock:
+            self._unsettled.discard(id(step))
+            self._tell(len(self.steps) - 1)
+
+    def _tell(self, up_to: int, *, all_settled: bool = False) -> None:
+        """Tell the listener of steps [told, up_to), stopping at an unsettled one unless
+        `all_settled` (under the lock: in order, each once)."""
+        while self.listener is not None and self._num_told < up_to and \
+                (all_settled or id(self.steps[self._num_told]) not in self._unsettled):
             self.listener(self.steps[self._num_told])
             self._num_told += 1
 
@@ -158,7 +176,8 @@ class StepLog:
         `ERROR_CATEGORIES`; this log's totals), then the arm's own `extra` fields."""
         assert error_category is None or error_category in ERROR_CATEGORIES, error_category
         with self._lock:
-            self._tell(len(self.steps))
+            self._unsettled.clear()
+            self._tell(len(self.steps), all_settled=True)
         clash = sorted(set(extra) & set(PREDICTION_FIELDS))
         assert not clash, f"extra fields {clash} would overwrite the shared ones"
         return dspy.Prediction(answer=answer or "", steps=[s.as_dict() for s in self.steps],

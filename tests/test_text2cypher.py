@@ -392,12 +392,17 @@ def test_a_bad_examples_file_is_a_clear_error(nobel_graph, tmp_path):
 def test_glm_can_act_in_cypher_and_its_steps_join_the_log(nobel_graph):
     from glm_dspy.modules.glm import GLM
 
+    from glm_dspy.steps import listening
+
     lm = DummyLM([{"cypher": "MATCH (l:laureate {name: 'marie curie'}) RETURN l.nope"}, {"cypher": BIRTH}])
-    with dspy.context(lm=lm):
+    told = []
+    with dspy.context(lm=lm), listening(lambda step: told.append(step.as_dict())):
         prediction = GLM(nobel_graph, readings=None, compiled=None, act="cypher")(question="In which city was Marie Curie born?")
     assert prediction.answer == "Warsaw" and prediction.error_category is None
     # no Classify call: in Cypher the question goes straight to Act (a repair, then the answer's rows)
     assert [s["agent"] for s in prediction.steps] == ["cypher", "graph", "cypher", "graph", "graph"]
+    # a listener (the page's stream) is told each step once, complete: the query that answered is not failed
+    assert told == prediction.steps and [s["ok"] for s in told if s["agent"] == "cypher"] == [False, True]
     assert prediction.num_calls == 2 and prediction.kind == "deterministic"
     assert GLM(nobel_graph, readings=None, compiled=None).act_language == "cypher"  # the fixture's build wrote its examples
 

@@ -33,8 +33,14 @@ def cmd_ask(args) -> int:
         console.print(f"program: {program.program_path or 'hand-written'}")
         with console.status("answering"):
             prediction = program(question=args.question)
-    print(prediction.answer)
-    print_prediction(console, prediction)
+        print(prediction.answer)
+        print_prediction(console, prediction)
+        if args.show is not None:  # the graph must be open: the evidence is read again from it
+            from glm_dspy.evidence.show import default_path, show_evidence
+
+            show_evidence(prediction.steps, prediction.answer, graph,
+                          args.show or default_path(prediction.get("query_id")),
+                          say=lambda text: console.print(text, markup=False, highlight=False, soft_wrap=True))
     return 0 if prediction.answer else 1
 
 
@@ -142,6 +148,9 @@ def add_answer_commands(commands) -> None:
     ask.add_argument("--server", default=None, help="URL of a vLLM OpenAI server (default: in-process engine)")
     ask.add_argument("--max-steps", type=positive_int, default=10, help="GLM's reasoning steps at most")
     add_glm_program(ask)
+    ask.add_argument("--show", nargs="?", type=Path, const="", default=None, metavar="FILE",
+                     help="draw the subgraph the answer came from: list it and write its SVG to FILE "
+                          "(default: runs/evidence/<query id>.svg; needs Graphviz's dot, else the DOT source)")
     ask.set_defaults(run=cmd_ask, check=check_answering)
 
     batch = add_command(commands, "batch", "answer a file of questions concurrently, journaled and resumable")

@@ -57,7 +57,7 @@ from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, 
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.modules.text2cypher.examples import default_examples_path, read_examples
 from glm_dspy.signatures import ChooseReading
-from glm_dspy.steps import RETRIEVAL_ERROR, Step, StepLog
+from glm_dspy.steps import RETRIEVAL_ERROR, Step, StepLog, listening
 from graphs.cypher.anchors import DATE as VALUE_DATE
 from graphs.cypher.anchors import FUNCTION_WORDS, Anchor, Condition, ValueIndex, anchors, folded, starts_of, stem
 from graphs.cypher.candidates import (COUNT, Candidate, Start, inverse_relations, joined_candidates, paths_from,
@@ -407,9 +407,8 @@ class Discriminate(dspy.Module):
             return log.prediction(found[0], None, cypher=found[1])
         if self.fallback is None:
             return log.prediction(None, RETRIEVAL_ERROR, cypher="")
-        fallen = self.fallback(question=question)
-        for step in fallen.steps:
-            log.add(Step(**step))
+        with listening(log.add):  # its steps join this log as they complete (told once)
+            fallen = self.fallback(question=question)
         return log.prediction(fallen.answer or None, fallen.error_category, cypher=getattr(fallen, "cypher", ""))
 
 

@@ -62,7 +62,8 @@ from glm_dspy.pipeline import Prefetcher, prefetch_pool
 from glm_dspy.lm.query import decoding_listener, query_context
 from graphs.node_info import CHUNK_OPENING
 from glm_dspy.signatures import Judge, Plan, Reflect
-from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, TIME_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
+from glm_dspy.steps import (CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, TIME_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog,
+                            listening)
 from graphs.deadline import DeadlinePassed, deadline, remaining_s
 
 DEFAULT_QUESTION_TIMEOUT_S = 300.0  # one question, all its agent calls and graph work (the 0.5B on 2 CPUs: ~10-60 s)
@@ -416,9 +417,8 @@ class GLM(dspy.Module):
     def _act_cypher(self, request: str, log: StepLog) -> tuple[str | None, str | None, str | None]:
         """Act in Cypher: the Text2Cypher pipeline answers `request` (its own repairs included);
         (output, error category, None) as `_act` returns them."""
-        prediction = self.cypher(question=request)
-        for fields in prediction.steps:
-            log.add(Step(**{**fields, "temperatures": tuple(fields.get("temperatures") or ())}))
+        with listening(log.add):  # its steps join this log as they complete: a page sees each once
+            prediction = self.cypher(question=request)
         if prediction.error_category is not None or not prediction.answer:
             return None, prediction.error_category or RETRIEVAL_ERROR, None
         return prediction.answer, None, None

@@ -131,7 +131,7 @@ class Text2Cypher(Examples, Names, Rewrites, Paths, Walks, Validation, dspy.Modu
                 prediction, step = call_agent("cypher", self.generate, tables=schema, examples=examples,
                                               question=question, previous_query=previous, error=error)
                 step.attempt, step.ok = attempt, False
-                log.add(step)
+                log.add(step, settled=False)  # told once its query ran: its `ok` is known then
                 timed("generation", started)
                 if prediction is None:
                     return self._finish(key, log, None, UNEXPECTED_OUTPUT, cypher, stages)
@@ -185,9 +185,11 @@ class Text2Cypher(Examples, Names, Rewrites, Paths, Walks, Validation, dspy.Modu
                         break
                     category = CODE_ERROR
                 step.error = problem
+                log.settle(step)
                 previous, error = cypher, problem
             else:
                 return self._finish(key, log, None, category, cypher, stages)
+            log.settle(step)
             # the query that ran is what the call says it wrote: an optimizer's bootstrapped demo
             # (DSPy's trace holds this prediction) shows it, not the model's text before the fixes
             prediction.cypher = cypher
