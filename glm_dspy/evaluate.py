@@ -73,7 +73,8 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
                  # answering (no call; the default, "glm"); without them (Algorithm 1 alone); or
                  # with the model choosing among them (one call)
                  "glm-no-readings": lambda: glm(readings=None),
-                 "glm-model-readings": lambda: glm(readings="model")}
+                 "glm-model-readings": lambda: glm(readings="model"),
+                 "glm-whole": lambda: glm(decompose=False)}
     if arm not in factories:
         raise ValueError(f"unknown program {arm!r}; choose from {', '.join(ARMS)}")
     return factories[arm]()

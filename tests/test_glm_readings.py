@@ -72,3 +72,15 @@ def test_a_question_the_bank_holds_in_its_form_goes_to_algorithm_1(nobel_graph):
 def test_an_unknown_readings_option_is_refused(nobel_graph):
     with pytest.raises(ValueError, match="readings must be"):
         GLM(nobel_graph, compiled=None, readings="embedder")
+
+
+def test_a_part_reason_asks_for_is_answered_by_a_reading_without_a_call(nobel_graph):
+    question = "Is Marie Curie still alive?"  # one stated thing: no reading answers the whole question
+    ask = {"code": 'print("x")', "answer": "", "missing_information": QUESTION, "finished": False}
+    done = {"code": 'print("x")', "answer": "no", "missing_information": "", "finished": True}
+    options = dict(compiled=None, act="python", kind="deterministic", max_repairs=0, samples=0, bank_match=2.0)
+    prediction = run(GLM(nobel_graph, **options), [ask, ask, done], question)
+    assert agents(prediction) == ["act", "reason", "graph", "graph", "reason"]  # the part read, no Act call
+    assert "Warsaw" in prediction.notebook and prediction.answer == "no"
+    whole = run(GLM(nobel_graph, decompose=False, **options), [ask, ask, ask, done], question)
+    assert agents(whole) == ["act", "reason", "act", "reason"]  # off: Act writes code for the part

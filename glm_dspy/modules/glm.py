@@ -92,13 +92,15 @@ class GLM(dspy.Module):
                  autofix: bool = True, fitted_demos: bool = False, samples: int = DEFAULT_SAMPLES,
                  sample_temperature: float = SAMPLE_TEMPERATURE, pipelined: bool = False, plan: bool = False,
                  reflect: int = 0, communities: bool = False, act: str = "auto", readings: str | None = "nearest",
-                 bank_match: float = DEFAULT_BANK_MATCH,
+                 bank_match: float = DEFAULT_BANK_MATCH, decompose: bool = True,
                  question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT_S):
         """`compiled`: "default" loads the compiled program shipped for the configured LM's model
         (optimize/compiled/glm-<model>.json, only when its metadata names that model; else the
         hand-written program), None (or "none") the hand-written program, a path that file
         (optimize/programs.py). `self.program_path` says which file was loaded, if any.
-        `question_timeout_s`: one deadline over all of a question's agent calls and graph work."""
+        `question_timeout_s`: one deadline over all of a question's agent calls and graph work.
+        `decompose`: the readings answer Reason's requests too (a part of the question, asked in
+        Algorithm 1's loop) before Act writes code for them."""
         super().__init__()
         assert question_timeout_s > 0, question_timeout_s
         self.question_timeout_s = question_timeout_s
@@ -162,6 +164,7 @@ class GLM(dspy.Module):
 
         self.readings = Discriminate(graph, chooser=readings, relation_words=getattr(self.cypher, "relation_words", None)) \
             if readings and graph is not None else None
+        self.decompose = decompose
         self.bank_match = bank_match
         # Graph Counselor (seed 002): plan the reasoning path first; after an answer, a judge says if
         # it is right and, if not, a reflection goes into the next attempt's context, `reflect` times at most
@@ -352,14 +355,23 @@ class GLM(dspy.Module):
             if request in asked:  # no progress
                 return (answer, None) if answer else (None, last_problem or STEP_LIMIT)
             asked.add(request)
-            problem = self._retrieve(request, notebook, log)
+            problem = self._retrieve(request, notebook, log, reads=request != question)
             if problem == UNEXPECTED_OUTPUT:
                 return None, UNEXPECTED_OUTPUT
             last_problem = problem or last_problem
         return None, last_problem if last_problem == RETRIEVAL_ERROR else STEP_LIMIT
 
-    def _retrieve(self, request: str, notebook: Notebook, log: StepLog, sample: bool = False) -> str | None:
-        """Act on `request` and put what it found (or that it found nothing) in the notebook; the problem, if any."""
+    def _retrieve(self, request: str, notebook: Notebook, log: StepLog, sample: bool = False,
+                  reads: bool = False) -> str | None:
+        """Act on `request` and put what it found (or that it found nothing) in the notebook; the
+        problem, if any. `reads`: a part of the question Reason asks for, which a reading of the
+        graph may answer with no call (the decomposition: Reason splits, the readings answer the
+        parts), before Act writes code for it."""
+        found_by_reading = self.readings.answer(request, log) if reads and self.decompose \
+            and self._reads(request) else None
+        if found_by_reading is not None:
+            notebook.add(request, found_by_reading[0])
+            return None
         output, problem, found = self._act(request, log, sample)
         if problem == UNEXPECTED_OUTPUT:
             return problem
