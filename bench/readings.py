@@ -1,7 +1,7 @@
 """The graph's readings of questions (issue 31): is the right reading among them, and which one
 does each chooser take?
 
-    python -m bench.readings --questions ../shared/data/nobel/natural_dev.jsonl --db data/nobel
+    python -m bench.readings --questions $GLM_DATA_DIR/nobel/natural_dev.jsonl --db data/nobel
     python -m bench.readings --dataset pathquestion:pql --db /tmp/pql --limit 150   # a fresh graph
     python -m bench.readings --questions Q.jsonl --db DB --model qwen2.5-coder-0.5b  # + the model's pick
     python -m bench.readings ... --quick     # the first 20 questions

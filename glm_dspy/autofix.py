@@ -2,7 +2,7 @@
 
 Asked to repair its own snippet from the code and the error, the 0.5B Act agent copied the
 failing snippet verbatim in 68 of 97 repairs on two 60-question dev samples and fixed it in
-about 1 (docs/benchmarks.md, "Repairs"). The mistakes behind many failures are mechanical,
+about 1 (docs/benchmarks.md, "The Python Act's levers"). The mistakes behind many failures are mechanical,
 though, and the graph's schema is enough to undo them. Each rule rewrites the snippet's AST:
 
 * an undefined name close to one the snippet can use: a variable it assigns (`citation` ->

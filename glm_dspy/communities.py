@@ -1,4 +1,4 @@
-"""Communities around a node (FastToG, seed 004): local community detection, coarse pruning, text.
+"""Communities around a node (FastToG): local community detection, coarse pruning, text.
 
 `Communities(graph).around(node_id)`:
   1. the node's neighbourhood: up to `hops` hops out, each node keeping its `max_neighbours`

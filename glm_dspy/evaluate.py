@@ -65,9 +65,9 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
                  "graphrag": lambda: GraphRAG(graph),
                  "textrag": lambda: TextRAG(graph), "base": BaseLLM,
                  "text2cypher": lambda: Text2Cypher(graph),
-                 "counselor": lambda: glm(plan=True, reflect=2),  # Graph Counselor (seed 002) on GLM
+                 "counselor": lambda: glm(plan=True, reflect=2),  # Graph Counselor on GLM
                  "fasttog": lambda: FastToG(graph), "glm-communities": lambda: glm(communities=True),
-                 "glm-cypher": lambda: glm(act="cypher"),  # GLM whose Act writes Cypher (seed 003's pipeline)
+                 "glm-cypher": lambda: glm(act="cypher"),  # GLM whose Act writes Cypher (Text2Cypher)
                  "glm-python": lambda: glm(act="python"),  # GLM whose Act writes Python snippets (the paper's)
                  # issue 31's levers: GLM reads the graph's readings first, the best fitting one
                  # answering (no call; the default, "glm"); without them (Algorithm 1 alone); or

@@ -2,7 +2,7 @@
 
 The docstrings ARE the prompts (DSPy turns them into the system message; optimizers rewrite
 them). Field order is the prompt layout: for Reason the notebook comes before the question
-so that a growing notebook is a growing prompt prefix (DESIGN.md, "Prompt layout").
+so that a growing notebook is a growing prompt prefix (docs/architecture.md, "Prompt layout").
 Developer notes live in comments like this one, never in docstrings.
 """
 

@@ -8,7 +8,8 @@ A dataset is spelled `NAME` or `NAME:ARG`, the same for build and eval:
     nobel                    Nobel laureates + mentorship; questions datasets/nobel/questions.jsonl,
                              splits datasets/nobel/dev.jsonl, train.jsonl (graphs.nobel_templates), and
                              the measure-only split natural: nobel/natural_dev.jsonl of the data folder
-                             (../shared/data holds it: questions in everyday wording, NATURAL_DEV.md)
+                             (questions in everyday wording, not shipped in this repository:
+                             GLM_DATA_DIR names their folder)
     pathquestion[:pq|pql]    PathQuestion's Freebase KB (a triples file) and its 2-hop questions;
                              splits datasets/splits/pathquestion-VARIANT.json (graphs.splits)
     grbench:PATH             PATH is a GRBench graph.json or its folder; eval reads questions.jsonl beside it
@@ -130,9 +131,8 @@ def _nobel_split(arg: str, db_dir: Path | None, split: str) -> list[Question]:
     _no_arg("nobel", arg)
     path = data_dir() / "nobel" / (NOBEL_NATURAL_FILE if split == "natural" else f"{split}.jsonl")
     if split == "natural" and not path.is_file():
-        raise FileNotFoundError(f"{path}: no such file; the natural questions are in the shared data folder "
-                                f"(../shared/data/nobel/{NOBEL_NATURAL_FILE}): set GLM_DATA_DIR to the folder "
-                                f"holding nobel/{NOBEL_NATURAL_FILE}, e.g. GLM_DATA_DIR=../shared/data")
+        raise FileNotFoundError(f"{path}: no such file; the natural questions are not shipped in this repository: "
+                                f"set GLM_DATA_DIR to the folder holding nobel/{NOBEL_NATURAL_FILE}")
     return read_questions(path)
 
 

@@ -1,4 +1,4 @@
-"""The Nobel laureates graph (Nobel Prize API dump + the mentorship tree of seed 003).
+"""The Nobel laureates graph (Nobel Prize API dump + the mentorship tree of kuzudb/dspy-kuzu-demo).
 
 Node types and ids (ids are unique across types by their prefixes):
     laureate     l<nobel id>         name, full_name, given_name, family_name, gender,

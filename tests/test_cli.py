@@ -156,7 +156,7 @@ def test_eval_questions_file_end_to_end_with_a_scripted_lm(tiny_db, questions_fi
 
 def test_eval_natural_split_reports_each_kind_and_the_costs(tiny_db, tmp_path, monkeypatch, capsys):
     """--dataset nobel --split natural reads natural_dev.jsonl from GLM_DATA_DIR (a stand-in here: the
-    real questions stay in ../shared/data) and reports EM per kind and the costs, the LM scripted."""
+    real questions are not shipped in the repository) and reports EM per kind and the costs, the LM scripted."""
     import dspy
     from dspy.utils import DummyLM
 

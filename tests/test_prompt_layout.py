@@ -1,4 +1,4 @@
-"""Prompt layout (DESIGN.md): [stable prefix] [notebook] [variable], byte-identical prefixes."""
+"""Prompt layout (docs/architecture.md): [stable prefix] [notebook] [variable], byte-identical prefixes."""
 
 import dspy
 from dspy.utils import DummyLM

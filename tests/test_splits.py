@@ -96,7 +96,7 @@ NATURAL = [{"qid": "nat-1", "kind": "lookup", "shape": "s1", "question": "Is Ada
 
 
 def test_nobel_natural_split_is_read_from_the_data_folder(tmp_path, monkeypatch):
-    # a stand-in for ../shared/data/nobel/natural_dev.jsonl (its questions stay out of the repository)
+    # a stand-in for nobel/natural_dev.jsonl (its questions stay out of the repository)
     (tmp_path / "nobel").mkdir()
     (tmp_path / "nobel" / "natural_dev.jsonl").write_text("".join(json.dumps(q) + "\n" for q in NATURAL))
     monkeypatch.setenv("GLM_DATA_DIR", str(tmp_path))

@@ -2,7 +2,7 @@
 
 Dependency-free on purpose (no dspy, no vllm): `glm_dspy.lm` imports it to encode, the scheduler
 side imports it to decode. A request's hints say which token ranges of its prompt belong to which
-cache tier (DESIGN.md, "Prompt layout and the four cache tiers") and which query it serves.
+cache tier (the GLM paper's §5.2; docs/architecture.md, "Cache policy") and which query it serves.
 
 Wire format, identical in-process (`SamplingParams.extra_args`) and over HTTP
 (`extra_body={"vllm_xargs": ...}`), because vLLM 0.32's `vllm_xargs` only carries
@@ -30,7 +30,7 @@ FINISHED_KEY = "glm_finished_queries"
 
 
 class Tier(IntEnum):
-    """Cache tiers of DESIGN.md; a lower number is kept longer. The client sends 1, 2 and 4 only:
+    """Cache tiers of the GLM paper's §5.2; a lower number is kept longer. The client sends 1, 2 and 4 only:
     III is what the policy makes of a notebook (II) once its query is done."""
 
     PREFIX = 1

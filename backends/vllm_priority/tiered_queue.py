@@ -1,4 +1,4 @@
-"""vLLM's free-block queue, ordered by cache tier (DESIGN.md, "Prompt layout and the four cache tiers").
+"""vLLM's free-block queue, ordered by cache tier (the GLM paper's §5.2; docs/architecture.md, "Cache policy").
 
 vLLM v1 evicts lazily: `BlockPool.get_new_blocks` pops free blocks from the head of
 `BlockPool.free_block_queue` and drops each popped block's hash then. So the order of that one queue

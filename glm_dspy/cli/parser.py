@@ -11,7 +11,7 @@
     glm-dspy serve --db data/nobel --port 8000          # HTTP API and a page at http://127.0.0.1:8000/
     glm-dspy demo --db data/nobel
     glm-dspy eval --dataset nobel --db data/nobel --programs glm,graphcot,graphrag,textrag,base --limit 20
-    GLM_DATA_DIR=../shared/data glm-dspy eval --dataset nobel --split natural --db data/nobel --programs glm,graphrag
+    GLM_DATA_DIR=DIR glm-dspy eval --dataset nobel --split natural --db data/nobel --programs glm,graphrag
     glm-dspy build triples:kb.tsv --db data/kb && glm-dspy eval --questions kb-questions.jsonl --db data/kb
     glm-dspy compile --optimizer bootstrap --dataset nobel --db data/nobel
     glm-dspy unseen-shapes --dataset nobel --db data/nobel --out /tmp/unseen/nobel

@@ -1,6 +1,6 @@
 """Render chat messages to token ids with the model's own chat template, cut into cache segments.
 
-The client tokenizes, not vLLM, so it knows where each segment of DESIGN.md's prompt layout starts:
+The client tokenizes, not vLLM, so it knows where each segment of the prompt layout (docs/architecture.md) starts:
 
     [stable prefix]  everything the template writes before the final message's content: the
                      system message (instructions, field docs), demo turns, the final role header

@@ -1,4 +1,4 @@
-"""FastToG (seed 004), the `fasttog` arm of `glm-dspy eval`: reasoning community by community.
+"""FastToG (the "Fast Think-on-Graph" paper), the `fasttog` arm of `glm-dspy eval`: reasoning community by community.
 
     start     the node that best matches the question (the RetrieveNode index, as Graph RAG), a
               one-node start community
@@ -10,7 +10,7 @@
               the chosen communities' nodes, never revisiting a node.
     stop      at an answer judged enough, or after `depth` levels (the last level's answer stands)
 The prediction says `depth` (levels explored) and `communities` (how many were read): the
-seed's claim is shorter chains and fewer calls than node-by-node exploration (Graph-CoT).
+FastToG paper's claim is shorter chains and fewer calls than node-by-node exploration (Graph-CoT).
 """
 
 from __future__ import annotations

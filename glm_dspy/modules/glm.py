@@ -69,10 +69,11 @@ from graphs.deadline import DeadlinePassed, deadline, remaining_s
 DEFAULT_QUESTION_TIMEOUT_S = 300.0  # one question, all its agent calls and graph work (the 0.5B on 2 CPUs: ~10-60 s)
 DEFAULT_MAX_STEPS = 10
 # Act's own repairs: in 97 repairs on the Nobel and synthetic dev samples the 0.5B model copied the
-# failing snippet 68 times and fixed it about once (docs/benchmarks.md, "Repairs"); GLM's autofix stays on
+# failing snippet 68 times and fixed it about once (docs/benchmarks.md, "The Python Act's levers");
+# GLM's autofix stays on
 DEFAULT_MAX_REPAIRS = 0
 # When Act's first snippet fails (after autofix): this many more drawn at SAMPLE_TEMPERATURE, at once,
-# and the output most of them print is kept (docs/benchmarks.md, "Sampled snippets")
+# and the output most of them print is kept (docs/benchmarks.md, "The Python Act's levers")
 DEFAULT_SAMPLES = 4
 SAMPLE_TEMPERATURE = 0.8
 # A schema with more relations than this shows Act (and the Plan) only the ACT_RELATIONS nearest each
@@ -115,7 +116,7 @@ class GLM(dspy.Module):
         self.reason = ReasonAgent(constrained=constrained)
         # fitted_demos: Act's demos are those that fit the graph, filled up with demos written from it
         # (glm_dspy/graph_demos.py); else the hand-written ones as they are. Off by default: on the
-        # Nobel and synthetic dev samples it lost 6 and 5 answers (docs/benchmarks.md, "Repairs and demos")
+        # Nobel and synthetic dev samples it lost 6 and 5 answers (docs/benchmarks.md, "The Python Act's levers")
         # communities: Act may call CommunityInfo(id) (FastToG's communities, glm_dspy/communities.py)
         self.communities = communities
         context = ""
@@ -135,7 +136,7 @@ class GLM(dspy.Module):
         # (bench.pipeline, docs/benchmarks.md); on where retrieval costs as much as decoding
         self.pipelined = pipelined
         # act: the language Act answers a request in. "python": snippets over the graph functions
-        # (the paper's Act); "cypher": the Text2Cypher pipeline (seed 003, glm_dspy/modules/text2cypher/),
+        # (the paper's Act); "cypher": the Text2Cypher pipeline (glm_dspy/modules/text2cypher/),
         # its steps joining the log, and a Python snippet where its query still fails after its
         # repairs; "auto" (default): Cypher where the graph has a bank of example
         # queries (glm-dspy build writes one from a train split: Nobel, PathQuestion, synthetic), where
@@ -154,7 +155,7 @@ class GLM(dspy.Module):
         # proposes the readings of the question its named nodes and stated values allow, typed by what
         # the question asks (glm_dspy/modules/discriminate.py); "model": the model picks one of them
         # (one call), "nearest" (the default): the best fitting reading answers (no call), None: off
-        # (Algorithm 1 alone; docs/benchmarks.md, "Readings first", measures both). A question no
+        # (Algorithm 1 alone; docs/benchmarks.md, "Natural questions", measures both). A question no
         # reading answers (yes or no, no start, the model's "none") goes on to Algorithm 1, and so
         # does one the Cypher Act's example bank holds in the same form (the cosine of the forms,
         # names aside, at least `bank_match`): there generation copies a shape known to be right.
@@ -166,8 +167,8 @@ class GLM(dspy.Module):
             if readings and graph is not None else None
         self.decompose = decompose
         self.bank_match = bank_match
-        # Graph Counselor (seed 002): plan the reasoning path first; after an answer, a judge says if
-        # it is right and, if not, a reflection goes into the next attempt's context, `reflect` times at most
+        # Graph Counselor (its paper's planning, judge and reflection): plan the reasoning path first;
+        # after an answer, a judge says if it is right and, if not, a reflection goes into the next attempt's context, `reflect` times at most
         assert reflect >= 0, reflect
         self.reflect = reflect
         self.plan = dspy.Predict(Plan, max_tokens=160) if plan else None

@@ -1,12 +1,12 @@
-"""Text2Cypher over Kuzu (seed 003), the `text2cypher` arm of `glm-dspy eval`: the question becomes one Cypher query.
+"""Text2Cypher over Kuzu, the `text2cypher` arm of `glm-dspy eval`: the question becomes one Cypher query.
 
-Stages, in the seed's order, each with the file of this package that holds it; each is timed
-(`prediction.stages`, seconds) and leaves a step:
+Stages, in the order of the Kuzu/DSPy Text2Cypher course project this follows, each with the
+file of this package that holds it; each is timed (`prediction.stages`, seconds) and leaves a step:
   cache        (module.py) an LRU of answers keyed by SHA-256 of (question, schema, LM, the
                predictors' state): a hit asks nothing
   pruning      (examples.py) the schema cut to `max_relations` relationship tables, those leaving
                the nodes the question names first, then the ones nearest it (the RetrieveNode
-               embedder, on "<from> <relation> <to>"), and the node tables they join. The seed
+               embedder, on "<from> <relation> <to>"), and the node tables they join. That project
                prunes with an LLM call (52% of its latency); embeddings cost no call.
   examples     (examples.py) the `k` training questions that ask most like this one (names left
                out: `question_form`, facts.py; `choose_examples`), with their Cypher, the nearest
