@@ -103,7 +103,7 @@ def cmd_ask(args) -> int:
         graph = open_graph(args.db)
     with graph:
         with console.status("starting the engine" if args.server is None else f"connecting to {args.server}"):
-            configure(args.model, server=args.server)
+            configure(args.model, **server_options(args))
         program = GLM(graph, max_steps=args.max_steps, compiled=args.glm_program)
         console.print(f"program: {program.program_path or 'hand-written'}")
         with console.status("answering"):
@@ -154,7 +154,7 @@ def cmd_batch(args) -> int:
         graph = open_graph(args.db)
     with graph:
         with console.status("starting the engine" if args.server is None else f"connecting to {args.server}"):
-            configure(args.model, server=args.server)
+            configure(args.model, **server_options(args))
         program = GLM(graph, compiled=args.glm_program, executor=graph.executor(num_workers=max(2, args.concurrency)))
         progress = Progress(TextColumn("answering"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                             console=console)
@@ -183,7 +183,7 @@ def cmd_serve(args) -> int:
 
     console.print(f"serving GLM over {args.db} on http://{args.host}:{args.port} (journal {args.journal}); "
                   "Ctrl-C stops")
-    serve(args.db, model=args.model, server=args.server, host=args.host, port=args.port, journal=args.journal,
+    serve(args.db, model=args.model, **server_options(args), host=args.host, port=args.port, journal=args.journal,
           concurrency=args.concurrency, compiled=args.glm_program)
     return 0
 
@@ -275,7 +275,7 @@ def cmd_eval(args) -> int:
         graph = open_graph(args.db)
     with graph:
         with console.status("starting the engine" if args.server is None else f"connecting to {args.server}"):
-            lm = configure(args.model, server=args.server)
+            lm = configure(args.model, **server_options(args))
         judge_model, judge_lm = _judge(args, lm)
         console.print(f"judge: {judge_model or 'the model under test'}")
         with Progress(console=console) as bar:
@@ -325,6 +325,25 @@ def eval_tables(rows: dict, title: str) -> list:
     return [table, by_kind]
 
 
+def add_server_options(command) -> None:
+    """--model, --server, --server-kind, --api-key: the LM a command runs on (glm_dspy/lm/server_lm.py)."""
+    command.add_argument("--model", default=None,
+                         help="registered model name, HF folder or hub id (default: GLM_MODEL); on a --server that "
+                              "is not GLM's engine, the served model's name (default: the one it serves)")
+    command.add_argument("--server", default=None,
+                         help="URL of an OpenAI-compatible server: vLLM (GLM's token-id engine, cache hints) or any "
+                              "other (OpenAI, Ollama, llama.cpp: chat only, no hints) (default: in-process engine)")
+    command.add_argument("--server-kind", choices=("auto", "glm", "openai"), default="auto",
+                         help="glm: GLM's engine over a vLLM server serving --model; openai: DSPy's generic client; "
+                              "auto: glm where the server is vLLM serving the local model, else openai")
+    command.add_argument("--api-key", default=None, help="API key for --server (default: OPENAI_API_KEY, else none)")
+
+
+def server_options(args) -> dict:
+    """The keyword arguments `configure` takes from add_server_options' flags (model aside)."""
+    return {"server": args.server, "server_kind": args.server_kind, "api_key": args.api_key}
+
+
 GLM_PROGRAM_HELP = ("a compiled GLM program (python -m optimize.compile), or none for the hand-written one "
                     "(default: optimize/compiled/glm-<model>.json when it was compiled for this model)")
 
@@ -363,8 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask = commands.add_parser("ask", help="answer a question over a graph with GLM")
     ask.add_argument("question")
     ask.add_argument("--db", required=True, type=Path)
-    ask.add_argument("--model", default=None, help="registered model name, HF folder or hub id (default: GLM_MODEL)")
-    ask.add_argument("--server", default=None, help="URL of a vLLM OpenAI server (default: in-process engine)")
+    add_server_options(ask)
     ask.add_argument("--max-steps", type=int, default=10)
     ask.add_argument("--glm-program", type=glm_program_arg, default="default", help=GLM_PROGRAM_HELP)
     ask.set_defaults(run=cmd_ask)
@@ -377,8 +395,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "each question answered once (default: in memory)")
     batch.add_argument("--concurrency", type=int, default=4, help="questions in flight on the engine at once")
     batch.add_argument("--out", type=Path, default=None, help="answers as JSON Lines (default: stdout)")
-    batch.add_argument("--model", default=None, help="registered model name, HF folder or hub id (default: GLM_MODEL)")
-    batch.add_argument("--server", default=None, help="URL of a vLLM OpenAI server (default: in-process engine)")
+    add_server_options(batch)
     batch.add_argument("--glm-program", type=glm_program_arg, default="default", help=GLM_PROGRAM_HELP)
     batch.set_defaults(run=cmd_batch)
 
@@ -389,8 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--journal", type=Path, default=Path("runs/service.sqlite"),
                        help="SQLite journal of every query; a restarted service finishes what was in flight")
     serve.add_argument("--concurrency", type=int, default=4, help="questions answered at once")
-    serve.add_argument("--model", default=None, help="registered model name, HF folder or hub id (default: GLM_MODEL)")
-    serve.add_argument("--server", default=None, help="URL of a vLLM OpenAI server (default: in-process engine)")
+    add_server_options(serve)
     serve.add_argument("--glm-program", type=glm_program_arg, default="default", help=GLM_PROGRAM_HELP)
     serve.set_defaults(run=cmd_serve)
 
@@ -421,8 +437,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--programs", default="glm,graphcot,graphrag,textrag,base")
     evaluate.add_argument("--limit", type=int, default=None)
     evaluate.add_argument("--concurrency", type=int, default=1)
-    evaluate.add_argument("--model", default=None)
-    evaluate.add_argument("--server", default=None)
+    add_server_options(evaluate)
     evaluate.add_argument("--judge-model", default=None,
                           help="default: the largest registered model already fetched (glm-dspy model fetch NAME) "
                                "where it can run: on --judge-server, or in-process when the model under test is on "
