@@ -106,3 +106,24 @@ def test_configure_takes_any_dspy_lm_as_it_is():
         assert backend_of(given).grammar_route == "extra_body"  # the probe found vLLM
     with pytest.raises(TypeError, match="takes the LM as it is"):
         glm_dspy.configure(lm=given, server="http://localhost:8000")
+
+
+def test_cli_wrong_server_url_is_one_error_line(tiny_db, capsys):
+    from glm_dspy import cli
+
+    url = closed_port_url()
+    assert cli.main(["ask", "Who wrote Notes?", "--db", str(tiny_db), "--server", url]) == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
+    assert len(lines) == 1 and f"cannot reach a server at {url}" in lines[0], lines
+
+
+def test_cli_asks_a_generic_server_with_its_key_and_model(tiny_db, capsys):
+    from glm_dspy import cli
+
+    with FakeOpenAIServer(api_key="secret") as server:
+        # a question that names nothing: no reading answers it, so GLM asks the model (Algorithm 1)
+        cli.main(["ask", "What is it?", "--db", str(tiny_db), "--server", server.url, "--api-key", "secret",
+                  "--server-kind", "openai", "--model", MODEL, "--glm-program", "none"])
+    chats = [(headers, body) for method, path, headers, body in server.requests if path == "/v1/chat/completions"]
+    assert chats and all(headers["Authorization"] == "Bearer secret" and body["model"] == MODEL
+                         for headers, body in chats)
