@@ -15,7 +15,8 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 MODEL = "fake-model"
-USAGE = {"prompt_tokens": 40, "completion_tokens": 7, "total_tokens": 47, "prompt_tokens_details": {"cached_tokens": 32}}
+USAGE = {"prompt_tokens": 40, "completion_tokens": 7, "total_tokens": 47,
+         "prompt_tokens_details": {"cached_tokens": 32}}
 
 
 class FakeOpenAIServer:

@@ -104,6 +104,8 @@ def test_configure_takes_any_dspy_lm_as_it_is():
         given = dspy.LM(f"openai/{MODEL}", api_base=server.url + "/v1", api_key="x", cache=False)
         assert glm_dspy.configure(lm=given) is given and dspy.settings.lm is given
         assert backend_of(given).grammar_route == "extra_body"  # the probe found vLLM
+        by_other_name = dspy.LM(f"openai/{MODEL}", base_url=server.url + "/v1/", api_key="x", cache=False)
+        assert backend_of(glm_dspy.configure(lm=by_other_name)).grammar_route == "extra_body"
     with pytest.raises(TypeError, match="takes the LM as it is"):
         glm_dspy.configure(lm=given, server="http://localhost:8000")
 

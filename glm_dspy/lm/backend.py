@@ -64,10 +64,16 @@ def backend_of(lm) -> Backend:
     transport = getattr(engine, "transport", None)
     if transport is not None and hasattr(engine, "renderer"):  # glm_dspy.lm.engine.VllmEngine
         return Backend(SERVER if transport.name == SERVER else INPROCESS, GRAMMAR_METADATA)
-    api_base = (getattr(lm, "kwargs", None) or {}).get("api_base") or ""
+    api_base = api_base_of(lm) or ""
     with _lock:
         is_vllm = bool(api_base) and _normalized(api_base) in _vllm_api_bases
     return Backend(GENERIC, GRAMMAR_EXTRA_BODY if is_vllm else None)
+
+
+def api_base_of(lm) -> str | None:
+    """The OpenAI root a dspy.LM was given (`api_base`, or LiteLLM's other name for it, `base_url`)."""
+    kwargs = getattr(lm, "kwargs", None) or {}
+    return kwargs.get("api_base") or kwargs.get("base_url")
 
 
 def warn_grammar_not_sent(lm) -> None:

@@ -15,7 +15,7 @@ import os
 
 import dspy
 
-from glm_dspy.lm.backend import describe_generic
+from glm_dspy.lm.backend import api_base_of, describe_generic
 from glm_dspy.lm.probe import ServerInfo, served_model
 
 NO_KEY = "none"  # what an OpenAI client must send to a server that asks for no key (vLLM, Ollama, llama.cpp)
@@ -25,7 +25,8 @@ def generic_lm(info: ServerInfo, model: str | None = None, *, api_key: str | Non
                temperature: float = 0.0, cache: bool = True, num_retries: int = 0,
                timeout_s: float = 600.0) -> dspy.LM:
     """A `dspy.LM` on the server `info` describes, asking for `model` (default: the one it serves)."""
-    # LiteLLM fetches its price list from GitHub when first used (retrying for seconds offline); its bundled copy will do
+    # LiteLLM fetches its price list from GitHub when first used (retrying for seconds offline);
+    # its bundled copy will do
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     name = served_model(info, model)
     lm = dspy.LM(f"openai/{name}", api_base=info.api_base, api_key=api_key or NO_KEY, temperature=temperature,
@@ -35,12 +36,13 @@ def generic_lm(info: ServerInfo, model: str | None = None, *, api_key: str | Non
 
 
 def describe_lm(lm: dspy.LM, *, timeout_s: float = 5.0) -> None:
-    """For `configure(lm=...)`: where `lm` names an `api_base`, probe it once, so that an unreachable
-    server or a refused key fails now, in one line, and a vLLM server gets grammars (backend.py).
+    """For `configure(lm=...)`: where `lm` names an `api_base` (or `base_url`), probe it once, so
+    that an unreachable server or a refused key fails now, in one line, and a vLLM server gets
+    grammars (backend.py).
     A server without /v1/models (some gateways) is taken as it is: not vLLM."""
     from glm_dspy.lm.probe import NoModelListError, probe_server
 
-    api_base = (getattr(lm, "kwargs", None) or {}).get("api_base")
+    api_base = api_base_of(lm)
     if not api_base:
         return
     try:

@@ -45,7 +45,8 @@ def with_grammar(config: dict | None, grammar: str | None, lm=None) -> dict:
         return {**config, **grammar_config(grammar)}
     if route == GRAMMAR_EXTRA_BODY:
         grammar_config(grammar)  # the same check of the grammar's text
-        return {**config, "extra_body": {**(config.get("extra_body") or {}), "structured_outputs": {"grammar": grammar}}}
+        extra_body = {**(config.get("extra_body") or {}), "structured_outputs": {"grammar": grammar}}
+        return {**config, "extra_body": extra_body}
     warn_grammar_not_sent(lm)
     return config
 
