@@ -129,3 +129,12 @@ def test_cli_asks_a_generic_server_with_its_key_and_model(tiny_db, capsys):
     chats = [(headers, body) for method, path, headers, body in server.requests if path == "/v1/chat/completions"]
     assert chats and all(headers["Authorization"] == "Bearer secret" and body["model"] == MODEL
                          for headers, body in chats)
+
+
+def test_a_key_or_kind_without_a_server_is_refused():
+    from glm_dspy.lm import make_lm
+
+    with pytest.raises(ValueError, match="are for a --server"):
+        make_lm(api_key="k")
+    with pytest.raises(ValueError, match="are for a --server"):
+        make_lm(server_kind="openai")

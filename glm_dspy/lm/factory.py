@@ -53,7 +53,8 @@ def make_lm(model: str | None = None, *, server: str | None = None, server_kind:
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")
     if server is None and (api_key is not None or server_kind != "auto"):
-        raise TypeError("api_key and server_kind are for make_lm(server=URL); the in-process engine takes neither")
+        raise ValueError("--api-key and --server-kind are for a --server (make_lm(server=URL)); the in-process engine "
+                         "takes neither")
     if server is not None:
         from glm_dspy.lm.server_lm import server_lm
 
