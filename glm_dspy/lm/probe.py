@@ -61,23 +61,26 @@ def probe_server(url: str, *, api_key: str | None = None, timeout_s: float = 5.0
         models = _get(client, base, "/v1/models", api_key)
         if models.status_code != 200:
             raise NoModelListError(f"{base} answered HTTP {models.status_code} to GET /v1/models: "
-                                        "it is not an OpenAI-compatible server, or the URL is wrong "
-                                        "(give the server's root, e.g. http://localhost:8000)")
+                                   "it is not an OpenAI-compatible server, or the URL is wrong "
+                                   "(give the server's root, e.g. http://localhost:8000)")
         try:
             model_ids = tuple(str(model["id"]) for model in models.json()["data"])
         except (ValueError, KeyError, TypeError):
             raise NoModelListError(f"{base}/v1/models did not answer an OpenAI model list "
-                                        f"({models.text[:120]!r}); is this an OpenAI-compatible server?") from None
-        version = _get(client, base, "/version", api_key)
-    vllm_version = None
-    if version.status_code == 200:
-        try:
-            body = version.json()
-        except ValueError:
-            body = None
-        if isinstance(body, dict) and set(body) == {"version"} and isinstance(body["version"], str):
-            vllm_version = body["version"]  # vLLM 0.32's serve/instrumentator/basic.py show_version
-    return ServerInfo(base, model_ids, vllm_version)
+                                   f"({models.text[:120]!r}); is this an OpenAI-compatible server?") from None
+        return ServerInfo(base, model_ids, _vllm_version(client))
+
+
+def _vllm_version(client: httpx.Client) -> str | None:
+    """What GET /version says, where it answers as vLLM 0.32 does (serve/instrumentator/basic.py
+    show_version: {"version": "0.32.0"}); None for any other answer or failure (not vLLM)."""
+    try:
+        body = client.get("/version").json()
+    except (httpx.HTTPError, ValueError):
+        return None
+    if isinstance(body, dict) and set(body) == {"version"} and isinstance(body["version"], str):
+        return body["version"]
+    return None
 
 
 def served_model(info: ServerInfo, model: str | None) -> str:
