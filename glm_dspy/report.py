@@ -41,3 +41,13 @@ def print_prediction(console: Console, prediction: dspy.Prediction) -> None:
     console.print(f"{prediction.kind}, {prediction.num_calls} LLM calls, {prediction.prompt_tokens} prompt tokens "
                   f"({prediction.cached_tokens} cached), {prediction.completion_tokens} generated"
                   + (f", [red]{prediction.error_category}[/]" if prediction.error_category else ""))
+    if note := backend_note(prediction):
+        console.print(f"[dim]{note}[/]")
+
+
+def backend_note(prediction: dspy.Prediction) -> str | None:
+    """A line saying the LLM calls ran without GLM's engine (steps' `hints_sent` False), or None."""
+    if not any(step.get("hints_sent") is False for step in prediction.steps):
+        return None
+    return ("the LLM calls ran on a generic dspy.LM: chat messages, no cache-tier hints, token counts as its "
+            "server reported them (docs/models.md)")

@@ -390,10 +390,11 @@ def checked_question(question: str) -> str:
     return question
 
 
-def serve(db: Path, *, model: str | None = None, server: str | None = None, host: str = "127.0.0.1",
-          port: int = 8000, journal: Path = Path("runs/service.sqlite"), concurrency: int = 4,
-          compiled: str | None = "default") -> None:
-    """Start the engine (or connect to `server`), open the graph and the journal, and serve until stopped."""
+def serve(db: Path, *, model: str | None = None, server: str | None = None, server_kind: str = "auto",
+          api_key: str | None = None, host: str = "127.0.0.1", port: int = 8000,
+          journal: Path = Path("runs/service.sqlite"), concurrency: int = 4, compiled: str | None = "default") -> None:
+    """Start the engine (or connect to `server`: `server_kind`, `api_key` as glm_dspy.configure takes
+    them), open the graph and the journal, and serve until stopped."""
     import uvicorn
 
     from glm_dspy.configuration import configure
@@ -401,7 +402,7 @@ def serve(db: Path, *, model: str | None = None, server: str | None = None, host
     from glm_dspy.modules.glm import GLM
 
     with open_graph(db) as graph, Journal(journal) as opened:
-        lm = configure(model, server=server)
+        lm = configure(model, server=server, server_kind=server_kind, api_key=api_key)
         program = GLM(graph, compiled=compiled, executor=graph.executor(num_workers=max(2, concurrency)))
         service = Service(program, lm, opened, concurrency=concurrency, graph=graph)
         uvicorn.run(create_app(service), host=host, port=port, log_level="warning")

@@ -63,6 +63,11 @@ class Step:
     # order: {"name", "before", "after"} (Text2Cypher's passes, rewrites.py); `code` is what ran
     raw: str | None = None
     rewrites: tuple[dict, ...] = ()
+    # the LM the step's calls ran on (glm_dspy/lm/backend.py: "inprocess", "server" = GLM's engine;
+    # "generic" = any other dspy.LM) and whether they carried the cache-tier hints (GLM's engine
+    # only); None where the step made no LLM call
+    backend: str | None = None
+    hints_sent: bool | None = None
 
     def __post_init__(self):
         assert self.agent in AGENTS, self.agent
@@ -74,6 +79,7 @@ class Step:
         self.rewrites = tuple(self.rewrites)  # a journaled step's list
         assert self.cached_tokens <= self.prompt_tokens or self.prompt_tokens == 0
         assert len(self.temperatures) <= self.num_calls and 0 <= self.num_truncated <= self.num_calls, self
+        assert (self.backend is None) == (self.hints_sent is None), (self.backend, self.hints_sent)
 
     def as_dict(self) -> dict:
         return asdict(self)

@@ -143,7 +143,7 @@ def test_eval_questions_file_end_to_end_with_a_scripted_lm(tiny_db, questions_fi
 
     replies = ["1843", "Augusta Ada King", "Taylor"]  # keyed by question: the judge's prompt holds it too
     lm = DummyLM({q["question"]: {"answer": reply} for q, reply in zip(QUESTIONS, replies)})
-    monkeypatch.setattr(glm_dspy.configuration, "configure", lambda model, server=None: lm)
+    monkeypatch.setattr(glm_dspy.configuration, "configure", lambda model, **server_options: lm)
     with dspy.context(lm=lm):
         code = cli.main(["eval", "--questions", str(questions_file), "--db", str(tiny_db), "--programs", "base",
                          "--model", "scripted", "--judge-model", "scripted", "--out", str(tmp_path / "out")])
@@ -170,7 +170,7 @@ def test_eval_natural_split_reports_each_kind_and_the_costs(tiny_db, tmp_path, m
     monkeypatch.setenv("GLM_DATA_DIR", str(tmp_path / "data"))
     replies = ["1843", "Ada Lovelace", "y"]
     lm = DummyLM({q["question"]: {"answer": reply} for q, reply in zip(natural, replies)})
-    monkeypatch.setattr(glm_dspy.configuration, "configure", lambda model, server=None: lm)
+    monkeypatch.setattr(glm_dspy.configuration, "configure", lambda model, **server_options: lm)
     with dspy.context(lm=lm):
         code = cli.main(["eval", "--dataset", "nobel", "--split", "natural", "--db", str(tiny_db), "--programs",
                          "base", "--model", "scripted", "--judge-model", "scripted", "--out", str(tmp_path / "out")])

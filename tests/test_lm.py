@@ -32,6 +32,7 @@ from graphs.questions import Question
 from tests.children import guarded
 from glm_dspy.lm import PromptRenderer, make_lm, query_context
 from glm_dspy.lm.observe import TRUNCATION_WARNING
+from glm_dspy.lm.probe import ServerConnectionError
 from glm_dspy.modules.calls import RETRY_TEMPERATURE, call_agent
 from glm_dspy.steps import UNEXPECTED_OUTPUT
 
@@ -464,8 +465,8 @@ def test_dead_server_gives_a_clear_error_quickly(http_lm, server, tiny_model):
     started = time.monotonic()
     with query_context("q-http"), pytest.raises(LMTransportError, match="query q-http: .*Is the server running"):
         http_lm(request_for(http_lm, chat()))
-    with pytest.raises(lm15.TransportError, match="Is the server running"):
-        make_lm(str(tiny_model), server=f"http://127.0.0.1:{free_port()}")
+    with pytest.raises(ServerConnectionError, match="cannot reach a server at .* is it running"):
+        make_lm(str(tiny_model), server=f"http://127.0.0.1:{free_port()}")  # probed first (glm_dspy/lm/probe.py)
     assert time.monotonic() - started < 10
 
 

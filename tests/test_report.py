@@ -4,7 +4,7 @@ import dspy
 import pytest
 from rich.console import Console
 
-from glm_dspy.report import steps_table
+from glm_dspy.report import backend_note, steps_table
 from glm_dspy.steps import UNEXPECTED_OUTPUT, Step
 
 
@@ -45,3 +45,12 @@ def test_only_act_steps_have_attempts_and_results():
         Step("graph", ok=True)
     with pytest.raises(AssertionError):
         Step("act", attempt=-1)
+
+
+def test_calls_off_glms_engine_are_said_once_under_the_table():
+    generic = Step("cypher", 700, 0, 40, 1, 2.0, backend="generic", hints_sent=False)
+    engine = Step("cypher", 700, 640, 40, 1, 2.0, backend="inprocess", hints_sent=True)
+    assert "no cache-tier hints" in backend_note(dspy.Prediction(steps=[generic.as_dict(), Step("graph").as_dict()]))
+    assert backend_note(dspy.Prediction(steps=[engine.as_dict(), Step("graph").as_dict()])) is None
+    with pytest.raises(AssertionError):
+        Step("cypher", backend="generic")  # a backend says whether hints went with it

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from glm_dspy.cli.server_options import add_server_options, server_options
 from glm_dspy.cli.checks import (check_db, check_readable_file, check_writable_file, port, positive_int,
                                  question_text)
 from glm_dspy.cli.command import add_command
@@ -28,7 +29,7 @@ def cmd_ask(args) -> int:
         graph = open_graph(args.db)
     with graph:
         with console.status("starting the engine" if args.server is None else f"connecting to {args.server}"):
-            configure(args.model, server=args.server)
+            configure(args.model, **server_options(args))
         program = GLM(graph, max_steps=args.max_steps, compiled=args.glm_program)
         console.print(f"program: {program.program_path or 'hand-written'}")
         with console.status("answering"):
@@ -94,7 +95,7 @@ def cmd_batch(args) -> int:
         graph = open_graph(args.db)
     with graph:
         with console.status("starting the engine" if args.server is None else f"connecting to {args.server}"):
-            configure(args.model, server=args.server)
+            configure(args.model, **server_options(args))
         program = GLM(graph, compiled=args.glm_program, executor=graph.executor(num_workers=max(2, args.concurrency)))
         progress = Progress(TextColumn("answering"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                             console=console)
@@ -128,7 +129,7 @@ def cmd_serve(args) -> int:
 
     console.print(f"serving GLM over {args.db} on http://{args.host}:{args.port} (journal {args.journal}); "
                   "Ctrl-C stops")
-    serve(args.db, model=args.model, server=args.server, host=args.host, port=args.port, journal=args.journal,
+    serve(args.db, model=args.model, **server_options(args), host=args.host, port=args.port, journal=args.journal,
           concurrency=args.concurrency, compiled=args.glm_program)
     return 0
 
@@ -144,8 +145,7 @@ def add_answer_commands(commands) -> None:
     ask = add_command(commands, "ask", "answer a question over a graph with GLM")
     ask.add_argument("question", type=question_text, help="the question, in words")
     ask.add_argument("--db", required=True, type=Path, help="graph database directory (glm-dspy build)")
-    ask.add_argument("--model", default=None, help="registered model name, HF folder or hub id (default: GLM_MODEL)")
-    ask.add_argument("--server", default=None, help="URL of a vLLM OpenAI server (default: in-process engine)")
+    add_server_options(ask)
     ask.add_argument("--max-steps", type=positive_int, default=10, help="GLM's reasoning steps at most")
     add_glm_program(ask)
     ask.add_argument("--show", nargs="?", type=Path, const="", default=None, metavar="FILE",
@@ -161,8 +161,7 @@ def add_answer_commands(commands) -> None:
                             "each question answered once (default: in memory)")
     batch.add_argument("--concurrency", type=positive_int, default=4, help="questions in flight on the engine at once")
     batch.add_argument("--out", type=Path, default=None, help="answers as JSON Lines (default: stdout)")
-    batch.add_argument("--model", default=None, help="registered model name, HF folder or hub id (default: GLM_MODEL)")
-    batch.add_argument("--server", default=None, help="URL of a vLLM OpenAI server (default: in-process engine)")
+    add_server_options(batch)
     add_glm_program(batch)
     batch.set_defaults(run=cmd_batch, check=check_batch)
 
@@ -173,8 +172,7 @@ def add_answer_commands(commands) -> None:
     serve.add_argument("--journal", type=Path, default=Path("runs/service.sqlite"),
                        help="SQLite journal of every query; a restarted service finishes what was in flight")
     serve.add_argument("--concurrency", type=positive_int, default=4, help="questions answered at once")
-    serve.add_argument("--model", default=None, help="registered model name, HF folder or hub id (default: GLM_MODEL)")
-    serve.add_argument("--server", default=None, help="URL of a vLLM OpenAI server (default: in-process engine)")
+    add_server_options(serve)
     add_glm_program(serve)
     serve.set_defaults(run=cmd_serve, check=check_serve)
 

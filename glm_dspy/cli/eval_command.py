@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 
 from glm_dspy.arms import ARMS, parse_arms
+from glm_dspy.cli.server_options import add_server_options, server_options
 from glm_dspy.cli.checks import check_db, check_readable_file, check_writable_dir, positive_int
 from glm_dspy.cli.command import add_command
 from glm_dspy.cli.console import console
@@ -85,7 +86,7 @@ def cmd_eval(args) -> int:
         graph = open_graph(args.db)
     with graph:
         with console.status("starting the engine" if args.server is None else f"connecting to {args.server}"):
-            lm = configure(args.model, server=args.server)
+            lm = configure(args.model, **server_options(args))
         judge_model, judge_lm = _judge(args, lm)
         console.print(f"judge: {judge_model or 'the model under test'}")
         with Progress(console=console) as bar:
@@ -183,10 +184,7 @@ def add_eval_command(commands) -> None:
     evaluate.add_argument("--limit", type=positive_int, default=None,
                           help="ask the first this many questions (default: all)")
     evaluate.add_argument("--concurrency", type=positive_int, default=1, help="questions in flight at once")
-    evaluate.add_argument("--model", default=None,
-                          help="registered model name, HF folder or hub id (default: GLM_MODEL)")
-    evaluate.add_argument("--server", default=None,
-                          help="URL of a vLLM OpenAI server (default: in-process engine)")
+    add_server_options(evaluate)
     evaluate.add_argument("--judge-model", default=None,
                           help="default: the largest registered model already fetched (glm-dspy model fetch NAME) "
                                "where it can run: on --judge-server, or in-process when the model under test is on "

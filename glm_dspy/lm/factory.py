@@ -1,4 +1,5 @@
-"""`make_lm`: a `dspy.LM` whose engine is vLLM, in-process (shared) or behind an OpenAI server.
+"""`make_lm`: a `dspy.LM` whose engine is vLLM, in-process (shared) or behind an OpenAI server, or
+DSPy's own client for any other OpenAI-compatible server (glm_dspy/lm/server_lm.py).
 
 The in-process engine starts eagerly, inside `make_lm`, so a broken model folder or too little
 memory fails there and not at the first question. `make_lm` calls with the same model and engine
@@ -28,14 +29,18 @@ _lock = threading.Lock()
 _shared: dict[tuple, tuple] = {}  # (model path, engine settings) -> (InprocessTransport, PromptRenderer)
 
 
-def make_lm(model: str | None = None, *, server: str | None = None, max_model_len: int = 8192,
-            kv_cache_gib: float | None = None, max_tokens: int = 1024, temperature: float = 0.0, cache: bool = True,
-            num_retries: int = 0, timeout_s: float = 600.0, policy: str = "priority", **engine_kwargs) -> dspy.LM:
+def make_lm(model: str | None = None, *, server: str | None = None, server_kind: str = "auto",
+            api_key: str | None = None, max_model_len: int = 8192, kv_cache_gib: float | None = None,
+            max_tokens: int = 1024, temperature: float = 0.0, cache: bool = True, num_retries: int = 0,
+            timeout_s: float = 600.0, policy: str = "priority", **engine_kwargs) -> dspy.LM:
     """A dspy.LM on vLLM. `model`: registered name, HF folder or hub id (`glm_dspy.models.resolve_model`).
 
     server=None: the in-process engine (started now, shared); `engine_kwargs` go to vLLM's
     EngineArgs (e.g. enforce_eager=False, block_size=..., num_gpu_blocks_override=...,
-    scheduler_cls=...). server="http://host:port": that vLLM OpenAI server, `timeout_s` per read;
+    scheduler_cls=...). server="http://host:port": GLM's engine on that vLLM OpenAI server, or,
+    where `server_kind` says so or the server is not vLLM serving our local model, DSPy's
+    `dspy.LM("openai/<model>", api_base=...)` (`model` then names the served model; default: the one
+    it serves; `api_key` for servers that ask one; glm_dspy/lm/server_lm.py); `timeout_s` per read;
     in-process, `timeout_s` per call (a call still unfinished then is aborted: lm15.TimeoutError).
     `kv_cache_gib`: the in-process KV cache (module doc). num_retries=0 because a local engine's
     failure is not transient noise: a dead engine fails every later call at once, with an error
@@ -47,16 +52,23 @@ def make_lm(model: str | None = None, *, server: str | None = None, max_model_le
     """
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")
-    model_path = resolve_model(model)
+    if server is None and (api_key is not None or server_kind != "auto"):
+        raise ValueError("--api-key and --server-kind are for a --server (make_lm(server=URL)); the in-process engine "
+                         "takes neither")
     if server is not None:
-        from glm_dspy.lm.server import ServerTransport
+        from glm_dspy.lm.server_lm import server_lm
 
         if engine_kwargs:
             raise TypeError(f"{sorted(engine_kwargs)} configure the in-process engine; with server={server!r} "
                             "give them to the server's command line instead")
-        renderer = PromptRenderer.from_pretrained(model_path)
-        transport = ServerTransport(server, renderer.tokenizer, timeout_s=timeout_s)
+        generic, glm = server_lm(server, model, server_kind=server_kind, api_key=api_key, timeout_s=timeout_s,
+                                 max_tokens=max_tokens, temperature=temperature, cache=cache, num_retries=num_retries)
+        if generic is not None:
+            return generic
+        transport, renderer = glm
+        model_path = renderer.tokenizer.name_or_path
     else:
+        model_path = resolve_model(model)
         chosen = scheduler_cls(policy, asynchronous=runs_async_scheduling(
             gpu=_has_gpu(), async_scheduling=engine_kwargs.get("async_scheduling")))
         if chosen is not None:

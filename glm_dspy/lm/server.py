@@ -39,9 +39,13 @@ class ServerTransport:
 
     name = "server"
 
-    def __init__(self, base_url: str, tokenizer=None, *, timeout_s: float = 600.0, connect_timeout_s: float = 5.0) -> None:
+    def __init__(self, base_url: str, tokenizer=None, *, timeout_s: float = 600.0, connect_timeout_s: float = 5.0,
+                 api_key: str | None = None) -> None:
         self.base_url = base_url.rstrip("/")
-        self._client = httpx.Client(base_url=self.base_url, timeout=httpx.Timeout(timeout_s, connect=connect_timeout_s))
+        self._api_key = api_key  # sent as a Bearer token (a server started with --api-key refuses calls without it)
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._client = httpx.Client(base_url=self.base_url, headers=headers,
+                                    timeout=httpx.Timeout(timeout_s, connect=connect_timeout_s))
         self._warned_no_cached = False
         models = self._get_json("/v1/models")["data"]
         if len(models) != 1:
@@ -75,7 +79,7 @@ class ServerTransport:
         with ServerUnreachableError)."""
         self.close()
         return ServerTransport(self.base_url, timeout_s=self._client.timeout.read,
-                               connect_timeout_s=self._client.timeout.connect)
+                               connect_timeout_s=self._client.timeout.connect, api_key=self._api_key)
 
     def _stream(self, body: dict) -> Iterator[Chunk]:
         finish_reason, usage = None, None

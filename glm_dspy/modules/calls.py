@@ -8,7 +8,9 @@ small temperature (the same prompt at temperature 0 would give the same output),
 the call is recorded as "unexpected agent output".
 
 The step records what the engine ran: each call's temperature, and how many outputs stopped at
-max_tokens (instead of DSPy's truncation warning, which would print through a progress bar).
+max_tokens (instead of DSPy's truncation warning, which would print through a progress bar);
+and which kind of LM ran it and whether the cache-tier hints went with it (glm_dspy/lm/backend.py:
+on a generic dspy.LM they do not, and the temperatures and truncations are not known).
 
 A call that times out (lm15.TimeoutError anywhere along the exception's causes: the engine's
 per-call limit, or the server's per-read one) is asked again, the same prompt and config (its
@@ -34,6 +36,7 @@ from dspy import lm15
 from dspy.utils.exceptions import AdapterParseError
 
 from glm_dspy.journal import current_run
+from glm_dspy.lm.backend import backend_of
 from glm_dspy.lm.observe import observe_calls
 from glm_dspy.lm.transport import cause_of
 from glm_dspy.steps import UNEXPECTED_OUTPUT, Step
@@ -110,9 +113,10 @@ def call_agent(agent: str, predictor: dspy.Module, *, config: dict[str, Any] | N
                 error = f"{UNEXPECTED_OUTPUT}: the prompt is too long for the model: {str(too_long)[:300]}"
                 break  # the same prompt again would be refused again
     prompt, cached, completion, calls = _usage_totals(tracker)
+    backend = backend_of(dspy.settings.lm)
     step = Step(agent, prompt, cached, completion, max(calls, attempts), time.perf_counter() - started, error=error,
                 temperatures=tuple(record.temperature for record in observed.records),
-                num_truncated=observed.num_truncated)
+                num_truncated=observed.num_truncated, backend=backend.kind, hints_sent=backend.hints_sent)
     if run is not None:
         run.record(key, agent, None if prediction is None else prediction.toDict(), step.as_dict())
     return prediction, step
