@@ -16,7 +16,7 @@ BIRTH = "MATCH (l:laureate {name: 'Marie Curie'})-[:rel_birth_city]->(c:city) RE
 def scripted_configure(monkeypatch):
     import glm_dspy.configuration
 
-    def configure(model, server=None):
+    def configure(model, **server):
         lm = DummyLM([{"cypher": BIRTH}] * 3)
         dspy.configure(lm=lm)
         return lm
