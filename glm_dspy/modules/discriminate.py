@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter, OrderedDict
+from collections import Counter
 
 import dspy
 import numpy as np
@@ -49,17 +49,18 @@ from glm_dspy.lm.structured import with_grammar
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.copyable_lock import CopyableLock
 from glm_dspy.modules.question_facts import COUNT as COUNT_ASKED
-from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, asked, asked_words, compares,
-                                             coordinated, count_bound, extreme, fits, meets_in_time, most, negated, question_values,
-                                             word_stem)
+from glm_dspy.modules.embedding_cache import EmbeddingCache
+from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, asked, asked_words, compares, count_bound,
+                                             extreme, fits, meets_in_time, most, negated, question_values, word_stem)
+from glm_dspy.modules.question_starts import question_starts
 from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, hops_of, path_fit,
                                           returns_fit, starts_of_reading, is_stated, unsaid)
 from glm_dspy.modules.relation_words import RelationWords
-from glm_dspy.modules.text2cypher.examples import default_examples_path, read_examples
+from glm_dspy.modules.taught_words import mentions, taught_words
 from glm_dspy.signatures import ChooseReading
 from glm_dspy.steps import RETRIEVAL_ERROR, Step, StepLog, listening
 from graphs.cypher.anchors import DATE as VALUE_DATE
-from graphs.cypher.anchors import FUNCTION_WORDS, Anchor, Condition, ValueIndex, anchors, folded, starts_of, stem
+from graphs.cypher.anchors import FUNCTION_WORDS, ValueIndex, folded, stem
 from graphs.cypher.candidates import (COUNT, Candidate, Start, inverse_relations, joined_candidates, paths_from,
                                       readings_of, same_value_candidates)
 from graphs.cypher.absent import absent_readings
@@ -70,16 +71,14 @@ from graphs.triples import INVERSE_PREFIX
 
 DEFAULT_K = 8  # readings shown to the model
 PATHS = 24  # paths whose readings are ranked one by one
-VALUE_LIKENESS = 0.6  # cosine of a question word and a category's value, to mean it ("woman" -> female 0.80)
-VALUE_MARGIN = 0.1  # ... and nearer to it than to the category's other values by this ("woman": male 0.49)
 MAX_VALUES = 20  # values joined into an answer
 YES_NO_HOPS = 2  # the longest join that states a yes/no question's fact (born in, won, among)
 SHOWN_VALUES = 3  # values of each reading the model is shown
 MAX_TRIED = 40  # readings run to find `k` that read rows
 JOIN_HOPS = 2  # the longest path of a start that joins another's
-EMBEDDING_CACHE = 20_000  # reading words -> vector
 NONE = "none of these: the question asks something else"
-LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "counted", "absent"})  # each measured on and off (bench/readings.py --off)
+# each measured on and off (bench/readings.py --off)
+LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "counted", "absent"})
 MODEL, NEAREST = "model", "nearest"  # who chooses the reading
 
 
@@ -106,56 +105,17 @@ class Discriminate(dspy.Module):
         self._inverses: set | None = None
         self._values: ValueIndex | None = None
         self._built = CopyableLock()  # the values, inverses and taught words (`_build`) are read once, by one thread
-        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._embed = EmbeddingCache(lambda: graph.retriever.node_index.embedder)
         self._words: set[str] | None = None  # `_schema_words`
         self._taught: dict[str, tuple[str, bool]] | None = None  # `_taught_words`
         self._types: list | None = None  # `_type_starts`
 
     def starts(self, question: str) -> list[Start]:
-        """The nodes the question names, then those the values it says meet."""
-        from glm_dspy.modules.text2cypher import named_nodes
-
-        store = self.graph.store
+        """The nodes the question names, then those the values it says meet
+        (glm_dspy/modules/question_starts.py)."""
         self._build()
-        starts, bound = [], set()
-        for node_id in named_nodes(self.graph, question):
-            type_name = store.type_of(node_id)
-            feature = self.graph.schema.node_types[type_name].text_feature if type_name else None
-            name = self.graph.retriever.label(node_id)
-            if feature and name:
-                starts.append(Start.named(type_name, feature, name, node_id))
-                bound.add(folded(name))
-        listed = functools.partial(coordinated, question) if "union" in self.levers else None
-        found = anchors(self._values, store, question_values(question), exclude=bound,
-                        types=frozenset(stem(t) for t in self.graph.schema.node_types))
-        if "likened" in self.levers:
-            found += self._likened(question, found, bound)
-        starts += [Start.anchored(type_name, conditions, words)
-                   for type_name, conditions, words in starts_of(found, store, listed=listed)]
-        return starts
-
-    def _likened(self, question: str, found: list[Anchor], bound: set[str]) -> list[Anchor]:
-        """The categorical values the question says in other words ("woman": a laureate's gender
-        female; "chemist": a prize's category Chemistry): a word of the question no anchor or
-        name binds, within VALUE_LIKENESS of one value of a category (the embedder's cosine) and
-        nearer to it than to the category's other values by VALUE_MARGIN."""
-        used = {w for a in found for w in folded(a.said).split()} | {w for name in bound for w in name.split()}
-        words = [w for w in dict.fromkeys(folded(question).split())
-                 if w.isalpha() and len(w) >= 3 and w not in FUNCTION_WORDS and w not in used]
-        if not words or not self._values.choices:
-            return []
-        asked_vectors = self._embed(words)
-        likened = []
-        for (type_name, feature), values in sorted(self._values.choices.items()):
-            if len(values) < 2:
-                continue
-            likeness = asked_vectors @ self._embed(list(values)).T
-            for i, word in enumerate(words):
-                order = np.argsort(-likeness[i])
-                best, second = likeness[i, order[0]], likeness[i, order[1]]
-                if best >= VALUE_LIKENESS and best - second >= VALUE_MARGIN:
-                    likened.append(Anchor(type_name, Condition(feature, "=", values[order[0]]), word))
-        return likened
+        return question_starts(self.graph, self._values, question, self._embed, union="union" in self.levers,
+                               likened="likened" in self.levers)
 
     def candidates(self, question: str) -> list[Candidate]:
         """Every reading of every start and of every two starts' meeting, whose values can answer
@@ -234,33 +194,7 @@ class Discriminate(dspy.Module):
             if self._inverses is None:
                 self._inverses = inverse_relations(self.graph.store, self.graph.schema)
             if self._taught is None:
-                self._taught = self._taught_words()
-
-    def _mentions(self, question: str) -> Counter:
-        """How often the question says each relation in words the bank teaches for it (a run
-        of words taught for one relation is one mention: "other half")."""
-        found: Counter = Counter()
-        previous = None
-        for word in re.findall(r"[a-z]+", question.lower()):
-            relation = self._taught.get(word)
-            if relation is not None and relation != previous:
-                found[relation] += 1
-            previous = relation
-        return found
-
-    def _taught_words(self) -> dict[str, tuple[str, bool]]:
-        """word -> the (relation, outgoing) the graph's bank teaches it for ("darling" ->
-        spouse), where the bank shows its questions spell their paths (`RelationWords.usable`);
-        a triples graph's inverse relation read as its relation backwards, as readings take it."""
-        words = self._relation_words
-        if words is None:
-            path = default_examples_path(self.graph)
-            examples = read_examples(path) if path is not None else []
-            words = RelationWords.learn(examples, self.graph.schema.relations) if examples else None
-        if words is None or not words.usable:
-            return {}
-        return {word: _forwards(relation, outgoing, self.graph.schema.relations)
-                for word, (relation, outgoing) in words.words.items()}
+                self._taught = taught_words(self.graph, self._relation_words)
 
     def _thing(self, question: str) -> str | None:
         """The node type "which/what <words>" names: the first of those words that is a type's
@@ -285,7 +219,7 @@ class Discriminate(dspy.Module):
         for c in found:
             by_path.setdefault(c.path_words(), c)
         paths = list(by_path)
-        taught = self._mentions(question)
+        taught = mentions(question, self._taught)
         path_scores = self._embed(paths) @ asked_vector + np.array([path_fit(by_path[p], said, thing, taught)
                                                                     for p in paths])
         near = {paths[i] for i in np.argsort(-path_scores, kind="stable")[:PATHS]}
@@ -314,15 +248,6 @@ class Discriminate(dspy.Module):
             self._words = {word_stem(w) for name in names for w in name.lower().split("_")
                            if w and w not in FUNCTION_WORDS and not w.isdigit()} - {word_stem(INVERSE_PREFIX.rstrip("_"))}
         return self._words
-
-    def _embed(self, texts: list[str]) -> np.ndarray:
-        missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
-        if missing:
-            for text, vector in zip(missing, self.graph.retriever.node_index.embedder.encode(missing)):
-                self._vectors[text] = vector
-            while len(self._vectors) > EMBEDDING_CACHE:
-                self._vectors.popitem(last=False)
-        return np.stack([self._vectors[t] for t in texts])
 
     def shown(self, question: str) -> list[tuple[Candidate, list[str], str]]:
         """The first `k` readings (nearest first) that read rows: each with its values and the
@@ -410,14 +335,6 @@ class Discriminate(dspy.Module):
         with listening(log.add):  # its steps join this log as they complete (told once)
             fallen = self.fallback(question=question)
         return log.prediction(fallen.answer or None, fallen.error_category, cypher=getattr(fallen, "cypher", ""))
-
-
-def _forwards(relation: str, outgoing: bool, relations) -> tuple[str, bool]:
-    """A triples graph's `inv_r` taken forwards is `r` taken backwards: readings never take the
-    inverse (`inverse_relations`)."""
-    if relation.startswith(INVERSE_PREFIX) and relation[len(INVERSE_PREFIX):] in relations:
-        return relation[len(INVERSE_PREFIX):], not outgoing
-    return relation, outgoing
 
 
 def _states(c: Candidate, schema) -> bool:

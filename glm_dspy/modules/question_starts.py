@@ -1,0 +1,71 @@
+"""Where a question's readings start (Discriminate, glm_dspy/modules/discriminate.py): the nodes
+it names (RetrieveNode, the exact name), the nodes the values it says meet (graphs/cypher/anchors.py:
+"the 1913 physics laureate" is a prize of year 1913 and category Physics; "since 2020", "the
+1990s" bound a year), values it lists together as one start of any of them ("physics, chemistry
+and medicine"), and categories it says in other words ("woman" is a gender of female, by the
+embedder)."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from glm_dspy.modules.question_facts import coordinated, question_values
+from graphs.cypher.anchors import FUNCTION_WORDS, Anchor, Condition, ValueIndex, anchors, folded, starts_of, stem
+from graphs.cypher.candidates import Start
+
+VALUE_LIKENESS = 0.6  # cosine of a question word and a category's value, to mean it ("woman" -> female 0.80)
+VALUE_MARGIN = 0.1  # ... and nearer to it than to the category's other values by this ("woman": male 0.49)
+
+
+def question_starts(graph, values: ValueIndex, question: str, embed, *, union: bool = True,
+                    likened: bool = True) -> list[Start]:
+    """The nodes the question names, then those the values it says meet. `embed`: texts ->
+    vectors (glm_dspy/modules/embedding_cache.py); `union`: values listed together are also one
+    start of any of them; `likened`: categories said in other words bind too."""
+    from glm_dspy.modules.text2cypher import named_nodes
+
+    store = graph.store
+    starts, bound = [], set()
+    for node_id in named_nodes(graph, question):
+        type_name = store.type_of(node_id)
+        feature = graph.schema.node_types[type_name].text_feature if type_name else None
+        name = graph.retriever.label(node_id)
+        if feature and name:
+            starts.append(Start.named(type_name, feature, name, node_id))
+            bound.add(folded(name))
+    found = anchors(values, store, question_values(question), exclude=bound,
+                    types=frozenset(stem(t) for t in graph.schema.node_types))
+    if likened:
+        found += likened_values(values, question, found, bound, embed)
+    listed = functools.partial(coordinated, question) if union else None
+    return starts + [Start.anchored(type_name, conditions, words)
+                     for type_name, conditions, words in starts_of(found, store, listed=listed)]
+
+
+def likened_values(values: ValueIndex, question: str, found: list[Anchor], bound: set[str], embed) -> list[Anchor]:
+    """The categorical values the question says in other words ("woman": a laureate's gender
+    female; "chemist": a prize's category Chemistry): a word of the question no anchor or name
+    binds, within VALUE_LIKENESS of one value of a category (the embedder's cosine) and nearer
+    to it than to the category's other values by VALUE_MARGIN."""
+    used = {w for a in found for w in folded(a.said).split()} | {w for name in bound for w in name.split()}
+    words = [w for w in dict.fromkeys(folded(question).split())
+             if w.isalpha() and len(w) >= 3 and w not in FUNCTION_WORDS and w not in used]
+    if not words or not values.choices:
+        return []
+    asked_vectors = embed(words)
+    likened = []
+    for (type_name, feature), choices in sorted(values.choices.items()):
+        if len(choices) < 2:
+            continue
+        likeness = asked_vectors @ embed(list(choices)).T
+        for i, word in enumerate(words):
+            order = np.argsort(-likeness[i])
+            best, second = likeness[i, order[0]], likeness[i, order[1]]
+            if best >= VALUE_LIKENESS and best - second >= VALUE_MARGIN:
+                likened.append(Anchor(type_name, Condition(feature, "=", choices[order[0]]), word))
+    return likened
+
+
+__all__ = ["question_starts", "likened_values", "VALUE_LIKENESS", "VALUE_MARGIN"]
