@@ -13,7 +13,8 @@ fitting readings that read rows. Reported per question kind (the file's `kind`, 
             `readings="nearest"`: no LLM call)
   model     the model's pick by number does (`readings="model"`: one call; only with --model)
   none      no reading answers (GLM then runs Algorithm 1)
-`--off LEVER` measures with one of Discriminate's levers off (ranked, likened, stated, yes/no, meets).
+`--off LEVER` measures with one of Discriminate's levers off (ranked, likened, stated, yes/no, meets,
+union, counted, absent).
 Exact match as `glm-dspy eval` counts it, any gold or alternative. Prints one table, then one
 JSON line of the totals.
 """
@@ -64,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="the first 20 questions")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--off", action="append", default=[], metavar="LEVER",
-                        help="measure with this lever of Discriminate off (ranked, likened, stated, yes/no, meets); repeatable")
+                        help="measure with this lever of Discriminate off (one of glm_dspy.modules.discriminate.LEVERS); "
+                             "repeatable")
     args = parser.parse_args(argv)
     if not Path(args.db).is_dir():
         sys.exit(f"{args.db}: no database (glm-dspy build ... --db {args.db})")
