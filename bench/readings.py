@@ -65,8 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="the first 20 questions")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--off", action="append", default=[], metavar="LEVER",
-                        help="measure with this lever of Discriminate off (one of glm_dspy.modules.discriminate.LEVERS); "
-                             "repeatable")
+                        help="measure with this lever of Discriminate off (one of "
+                             "glm_dspy.modules.discriminate.LEVERS); repeatable")
     args = parser.parse_args(argv)
     if not Path(args.db).is_dir():
         sys.exit(f"{args.db}: no database (glm-dspy build ... --db {args.db})")

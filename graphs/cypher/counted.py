@@ -23,7 +23,8 @@ from graphs.cypher.syntax import (Binary, FunctionCall, Literal, Match, Projecti
 
 BOUNDS = (">", ">=", "<", "<=", "=")
 KEY, SIZE = "glm_key", "glm_n"
-MAX_COUNTED_HOPS = 3  # "medicine laureates affiliated with institutions in two countries": prize, laureate, institution, country
+# "medicine laureates affiliated with institutions in two countries": prize, laureate, institution, country
+MAX_COUNTED_HOPS = 3
 _SAID = {">": "more than", ">=": "at least", "<": "fewer than", "<=": "at most", "=": "exactly"}
 
 
@@ -76,7 +77,8 @@ def counted_readings(schema, index: ValueIndex, readings, bound: tuple[str, int]
         features = [None] + [f for f in schema.node_types[end.type_name].features if not end.also
                              and ((end.type_name, f) in index.categorical and index.kind(end.type_name, f) == TEXT
                                   or (end.type_name, f) in index.years and index.kind(end.type_name, f) == NUMBER)]
-        types = [None if start.is_named else start.type_name] + [None if hop.also else hop.type_name for hop in hops[:-1]]
+        types = [None if start.is_named else start.type_name] \
+            + [None if hop.also else hop.type_name for hop in hops[:-1]]
         for at, type_name in enumerate(types):
             if type_name is None:
                 continue
