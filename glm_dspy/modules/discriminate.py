@@ -39,6 +39,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
+from dataclasses import replace
 
 import dspy
 import numpy as np
@@ -51,7 +52,8 @@ from glm_dspy.modules.copyable_lock import CopyableLock
 from glm_dspy.modules.question_facts import COUNT as COUNT_ASKED
 from glm_dspy.modules.embedding_cache import EmbeddingCache
 from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, asked, asked_words, compares, count_bound,
-                                             extreme, fits, meets_in_time, most, negated, question_values, word_stem)
+                                             extreme, fits, meets_in_time, most, negated, question_values,
+                                             refers_back, word_stem)
 from glm_dspy.modules.question_starts import question_starts
 from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, hops_of, path_fit,
                                           returns_fit, starts_of_reading, is_stated, unsaid)
@@ -65,6 +67,7 @@ from graphs.cypher.candidates import (COUNT, Candidate, Start, inverse_relations
                                       readings_of, same_value_candidates)
 from graphs.cypher.absent import absent_readings
 from graphs.cypher.counted import counted_readings
+from graphs.cypher.loops import MAX_LOOP_HOPS, loops_of
 from graphs.cypher.ranked_candidates import ranked_readings
 from graphs.cypher.value_meets import MAX_MEET_HOPS, value_meet_readings
 from graphs.triples import INVERSE_PREFIX
@@ -78,7 +81,7 @@ MAX_TRIED = 40  # readings run to find `k` that read rows
 JOIN_HOPS = 2  # the longest path of a start that joins another's
 NONE = "none of these: the question asks something else"
 # each measured on and off (bench/readings.py --off)
-LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "counted", "absent"})
+LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "counted", "absent", "loops"})
 MODEL, NEAREST = "model", "nearest"  # who chooses the reading
 
 
@@ -94,7 +97,9 @@ class Discriminate(dspy.Module):
         "yes/no" questions read as a join, "meets": readings whose start shares a named node's time, and
         "union": several values of one feature as one start of any of them, and "counted": the
         nodes on a path that reach a number of things the question bounds ("in more than one field"),
-        "absent": the nodes a path does not reach where the question negates ("where no ... was born")."""
+        "absent": the nodes a path does not reach where the question negates ("where no ... was born"),
+        "loops": the ends whose own two paths reach one node, where the question refers back to
+        what it asks ("working in their birth city")."""
         super().__init__()
         assert levers <= LEVERS, sorted(levers - LEVERS)
         self.levers = frozenset(levers)
@@ -109,6 +114,7 @@ class Discriminate(dspy.Module):
         self._words: set[str] | None = None  # `_schema_words`
         self._taught: dict[str, tuple[str, bool]] | None = None  # `_taught_words`
         self._types: list | None = None  # `_type_starts`
+        self._loops: dict[str, list] = {}  # node type -> its loops (`_looped`)
 
     def starts(self, question: str) -> list[Start]:
         """The nodes the question names, then those the values it says meet
@@ -145,6 +151,8 @@ class Discriminate(dspy.Module):
             found += counted_readings(schema, self._values, found + self._every(thing), bound, kind == COUNT_ASKED)
         if negated(question) and "absent" in self.levers:
             found += absent_readings(schema, self._values, found + self._every(thing), kind == COUNT_ASKED)
+        if refers_back(question) and "loops" in self.levers:
+            found += self._looped(found + self._every(thing), thing)
         things = {thing} if thing is not None else set()
         return [c for c in found
                 if fits(kind, self._value_kind(c), c.returns == COUNT)
@@ -178,6 +186,22 @@ class Discriminate(dspy.Module):
         start = Start(thing, (), thing)
         paths = paths_from(self.graph.store, start, max_hops=MAX_MEET_HOPS, inverses=self._inverses)
         return readings_of(self.graph.schema, start, paths)
+
+    def _looped(self, readings: list[Candidate], thing: str | None) -> list[Candidate]:
+        """Each plain reading of at most MAX_LOOP_HOPS hops that names its end (of the type the
+        question asks for, where it names one), with each loop its end's type has
+        (graphs/cypher/loops.py; the loops of a type are read once)."""
+        found = []
+        for c in readings:
+            if c.join or c.same or c.order or c.group or c.meets or c.counted or c.absent or c.loop \
+                    or len(c.hops) > MAX_LOOP_HOPS or (c.hops and c.hops[-1].also) \
+                    or (thing is not None and c.end_type != thing) \
+                    or c.returns != self.graph.schema.node_types[c.end_type].text_feature:
+                continue
+            if c.end_type not in self._loops:
+                self._loops[c.end_type] = loops_of(self.graph.store, c.end_type, self._inverses)
+            found += [replace(c, loop=loop) for loop in self._loops[c.end_type]]
+        return found
 
     def _value_kind(self, c: Candidate) -> str:
         """The kind of a reading's values: its end's feature's, or its group key's (a date's

@@ -236,6 +236,16 @@ def coordinated(question: str, first: str, second: str) -> bool:
     return j >= i + len(one) and bool(_LISTED.match(text[i + len(one):j]))
 
 
+_REFERS_BACK = re.compile(r"\b(?:their|his|her|its)\b", re.IGNORECASE)
+
+
+def refers_back(question: str) -> bool:
+    """Whether the question speaks of what it asks about again ("working in their birth city",
+    "born in the same city as their mentor"): then the readings whose ends reach one node by
+    two paths of their own."""
+    return bool(_REFERS_BACK.search(question))
+
+
 _IN_TIME = re.compile(r"\b(?:(?:in|on|during|of)\s+the\s+(?:same\s+)?|same\s+)(?:year|day|date|month|decade)\b",
                       re.IGNORECASE)
 

@@ -41,8 +41,10 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter) ->
 
 
 def hops_of(c: Candidate) -> tuple:
-    """Every hop a reading takes: its path's, the joined path's, and the path to the time it meets."""
-    return c.hops + (c.join[1] if c.join else ()) + (c.meets.hops if c.meets is not None else ())
+    """Every hop a reading takes: its path's, the joined path's, the path to the time it meets,
+    and the two paths of a loop."""
+    return c.hops + (c.join[1] if c.join else ()) + (c.meets.hops if c.meets is not None else ()) \
+        + (c.loop.hops if c.loop is not None else ())
 
 
 def unsaid(c: Candidate, asked: set[str], taught: Counter) -> int:

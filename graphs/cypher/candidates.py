@@ -83,6 +83,7 @@ class Candidate:
     meets: object | None = None  # graphs/cypher/value_meets.py's ValueMeet: the start shares a time with another path's
     counted: object | None = None  # graphs/cypher/counted.py's Counted: nodes on the path that reach a bounded number
     absent: object | None = None  # graphs/cypher/absent.py's Absent: the nodes the path does not reach (or leave)
+    loop: object | None = None  # graphs/cypher/loops.py's Loop: two paths of the end's own reach one node
 
     @property
     def bound(self) -> frozenset[str]:
@@ -119,6 +120,9 @@ class Candidate:
             conditions.append(other.where("b" if hops else end))
         if self.excludes_start and self.hops:
             conditions.append(Binary("<>", Variable(end), Variable("a")))
+        if self.loop is not None:
+            patterns += self.loop.patterns(end, self.end_labels)
+            conditions.append(self.loop.condition(end, self.end_labels))
         match = Match(tuple(patterns), _all([c for c in conditions if c is not None]))
         if self.order is not None:
             return self.order.tree(match, self._key(self.order.key, end), self._projection(end))
@@ -183,6 +187,8 @@ class Candidate:
             said += " and also " + words_of(*self.join)
         if self.meets is not None:
             said += ", " + self.meets.words(self.start.type_name)
+        if self.loop is not None:
+            said += " " + self.loop.words()
         return said
 
 
