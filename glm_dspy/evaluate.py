@@ -50,7 +50,7 @@ TRACE_CHARS = 400  # per code/output/error field of a step in a record's trace
 
 def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrency: int = 1):
     """The arm's program; `glm_program` is a compiled GLM (`python -m optimize.compile`) for the glm arms,
-    None the hand-written one (the CLI resolves its default, optimize/programs.py).
+    None the hand-written one (the CLI resolves its default, glm_dspy/programs.py).
 
     GLM's snippet executor gets one worker per concurrent question (at least GLM's own 2), so
     `concurrency` questions never wait on each other's snippets; workers start on first use."""

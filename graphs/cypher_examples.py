@@ -101,15 +101,19 @@ def family(question) -> str:
     return parts[2] if parts[0] == "nobel" and len(parts) >= 4 else ""
 
 
+MAX_ID_CHARS = 60  # the bank names no node of a longer id (as it was built and measured: docs/benchmarks.md)
+
+
+def _name(store, node_id: str) -> str | None:
+    return store.name_of(node_id) if len(node_id) <= MAX_ID_CHARS else None
+
+
 def template_examples(store, questions) -> list[dict]:
     """Examples from template questions that carry their Cypher (Nobel, synthetic)."""
-    from glm_dspy.retriever import Retriever
-
-    retriever = Retriever(store, None)
     features = {name: node_type.text_feature for name, node_type in store.schema.node_types.items()}
 
     def name_of(node_id: str):
-        type_name, label = store.type_of(node_id), retriever.label(node_id)
+        type_name, label = store.type_of(node_id), _name(store, node_id)
         feature = features.get(type_name) if type_name is not None else None
         return None if feature is None or label is None else (feature, label)
 
@@ -125,18 +129,16 @@ def template_examples(store, questions) -> list[dict]:
 
 
 def path_examples(store, questions) -> list[dict]:
-    from glm_dspy.retriever import Retriever
     from graphs.schema import rel_table
     from graphs.triples import relation_name
 
-    retriever = Retriever(store, None)
     relations = store.schema.relations
     examples, seen = [], set()
     for question in questions:
         path = (question.meta or {}).get("path") or []
         if len(path) < 3 or len(path) % 2 == 0:
             continue
-        start, last = retriever.label(path[0]), retriever.label(path[-1])
+        start, last = _name(store, path[0]), _name(store, path[-1])
         hops = [relation_name(r) for r in path[1::2]]
         if start is None or last is None or any(h not in relations for h in hops):
             continue

@@ -184,6 +184,17 @@ class GraphStore:
         return gated.text
 
     # ---- lookups by id (always a labelled primary-key match with a literal) ---------------
+    def name_of(self, node_id: str) -> str | None:
+        """The node's name (its type's text feature) as text; None where no node has the id, or
+        its type has no text feature, or the node no name."""
+        type_name = self.type_of(node_id)
+        feature = self.schema.node_types[type_name].text_feature if type_name is not None else None
+        if feature is None:
+            return None
+        rows = self.query(f"MATCH (n:{identifier(type_name)} {{id: {string_literal(node_id)}}}) "
+                          f"RETURN n.{identifier(feature)} AS name")
+        return None if not rows or rows[0]["name"] is None else str(rows[0]["name"])
+
     def type_of(self, node_id: str) -> str | None:
         """The node type holding `node_id`, or None if no node has it."""
         string_literal(node_id)  # validate before anything else

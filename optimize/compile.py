@@ -38,9 +38,9 @@ in-process vLLM engine, so a second model needs a server).
 The optimizer (optimize/optimizers.py, which says what each spends) starts from the
 hand-written program and keeps its demos first in every prompt (optimize/pinned.py); its
 metric is EM plus per-agent signals (optimize/metric.py). The result is saved as DSPy state
-JSON at `--out` (default optimize/compiled/glm-<model>.json, the program `GLM(graph)` loads
+JSON at `--out` (default glm_dspy/compiled/glm-<model>.json, the program `GLM(graph)` loads
 by default for that model) with its metadata beside it (`.train.json`: model, dataset,
-optimizer, seed, training qids; optimize/programs.py) and the report (`.report.json`).
+optimizer, seed, training qids; glm_dspy/programs.py) and the report (`.report.json`).
 
 Resuming: every LLM call goes through DSPy's response cache on disk, in `--cache-dir`
 (default `.cache/` beside the output, git-ignored). A compile that stopped (Ctrl-C, a crash)
@@ -188,7 +188,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
                                                                   "(default: none, the program's own LM proposes)")
     parser.add_argument("--reflection-model", default=None, help="the model on --reflection-server (default: --model)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the question shuffle and the optimizer")
-    parser.add_argument("--out", type=Path, default=None, help="default optimize/compiled/glm-<model>.json")
+    parser.add_argument("--out", type=Path, default=None, help="default glm_dspy/compiled/glm-<model>.json")
     parser.add_argument("--cache-dir", type=Path, default=None, help="DSPy's response cache (default: .cache/ "
                                                                      "beside --out); what makes a re-run resume")
     return parser
@@ -204,7 +204,7 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
     from glm_dspy.graph import open_graph
     from glm_dspy.modules.glm import GLM
     from optimize.on_graphs import OnGraphs
-    from optimize.programs import default_path, write_metadata
+    from glm_dspy.programs import default_path, write_metadata
     from optimize.prompts import prefix_lengths
     from optimize.report import print_report
 

@@ -7,12 +7,12 @@ from pathlib import Path
 from glm_dspy.cli.errors import UsageError
 
 GLM_PROGRAM_HELP = ("a compiled GLM program (glm-dspy compile), or none for the hand-written one "
-                    "(default: optimize/compiled/glm-<model>.json when it was compiled for this model)")
+                    "(default: glm_dspy/compiled/glm-<model>.json when it was compiled for this model)")
 
 
 def glm_program_arg(value: str) -> Path | str | None:
     """--glm-program's value: none -> None (the hand-written program), default -> DEFAULT, else a path."""
-    from optimize.programs import DEFAULT
+    from glm_dspy.programs import DEFAULT
 
     return None if value.lower() == "none" else DEFAULT if value == DEFAULT else Path(value)
 
@@ -25,4 +25,4 @@ def check_glm_program(value: Path | str | None) -> None:
     """A program named by path must be a file; `default` and `none` need nothing."""
     if isinstance(value, Path) and not value.is_file():
         raise UsageError(f"--glm-program {value}: no such file; give a program `glm-dspy compile` wrote "
-                         "(optimize/compiled/*.json), default, or none")
+                         "(glm_dspy/compiled/*.json), default, or none")

@@ -96,9 +96,9 @@ class GLM(dspy.Module):
                  bank_match: float = DEFAULT_BANK_MATCH, decompose: bool = True,
                  question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT_S):
         """`compiled`: "default" loads the compiled program shipped for the configured LM's model
-        (optimize/compiled/glm-<model>.json, only when its metadata names that model; else the
+        (glm_dspy/compiled/glm-<model>.json, only when its metadata names that model; else the
         hand-written program), None (or "none") the hand-written program, a path that file
-        (optimize/programs.py). `self.program_path` says which file was loaded, if any.
+        (glm_dspy/programs.py). `self.program_path` says which file was loaded, if any.
         `question_timeout_s`: one deadline over all of a question's agent calls and graph work.
         `decompose`: the readings answer Reason's requests too (a part of the question, asked in
         Algorithm 1's loop) before Act writes code for them."""
@@ -184,7 +184,7 @@ class GLM(dspy.Module):
         self.adapter = GLMAdapter()
         self.program_path = None
         if compiled is not None:
-            from optimize.programs import resolve_program  # compiled programs ship under optimize/compiled
+            from glm_dspy.programs import resolve_program  # compiled programs ship under glm_dspy/compiled
 
             lm = dspy.settings.lm
             self.program_path = resolve_program(compiled, getattr(lm, "model", None) if lm is not None else None)

@@ -6,7 +6,7 @@ beside it, its metadata: the "model" it was compiled for (dspy.LM's model string
 "vllm/qwen2.5-coder-0.5b"), "dataset", "optimizer", "seed" and "train_qids" (the questions
 it trained on, which `glm-dspy eval` leaves out).
 
-The default program of a model is `optimize/compiled/glm-<model>.json` (<model>: the model
+The default program of a model is `glm_dspy/compiled/glm-<model>.json` (<model>: the model
 string after its last "/"), used only when its metadata names exactly the configured model;
 a file without metadata, or compiled for another model, is never loaded by default (it can
 still be loaded by path). Nothing is read at import time.
