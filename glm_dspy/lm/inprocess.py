@@ -55,7 +55,8 @@ class InprocessTransport:
         self._arguments = dict(max_model_len=max_model_len, kv_cache_gib=kv_cache_gib, **engine_kwargs)
         self._engine_args = dict(model=model_path, max_model_len=max_model_len, enable_prefix_caching=True,
                                  kv_cache_memory_bytes=int(kv_cache_gib * (1 << 30)), generation_config="vllm",
-                                 enforce_eager=True, disable_log_stats=True)
+                                 enforce_eager=True, disable_log_stats=True,
+                                 use_tqdm_on_load=False)  # no weights bar on the console (vllm 0.32 EngineArgs)
         self._engine_args.update(engine_kwargs)
         self._inbox: queue.SimpleQueue = queue.SimpleQueue()
         self._error: BaseException | None = None
