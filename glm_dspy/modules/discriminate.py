@@ -115,6 +115,7 @@ class Discriminate(dspy.Module):
         self._taught: dict[str, tuple[str, bool]] | None = None  # `_taught_words`
         self._types: list | None = None  # `_type_starts`
         self._loops: dict[str, list] = {}  # node type -> its loops (`_looped`)
+        self._everys: dict[str, list] = {}  # node type -> the readings of every node of it (`_every`)
 
     def starts(self, question: str) -> list[Start]:
         """The nodes the question names, then those the values it says meet
@@ -180,12 +181,14 @@ class Discriminate(dspy.Module):
     def _every(self, thing: str | None) -> list[Candidate]:
         """The readings of every node of the type the question asks for (up to MAX_MEET_HOPS
         hops), for a count to be bounded on ("Which laureates won more than one prize?"): none
-        where it names no type."""
+        where it names no type. Read once per type: the graph does not change."""
         if thing is None:
             return []
-        start = Start(thing, (), thing)
-        paths = paths_from(self.graph.store, start, max_hops=MAX_MEET_HOPS, inverses=self._inverses)
-        return readings_of(self.graph.schema, start, paths)
+        if thing not in self._everys:
+            start = Start(thing, (), thing)
+            paths = paths_from(self.graph.store, start, max_hops=MAX_MEET_HOPS, inverses=self._inverses)
+            self._everys[thing] = readings_of(self.graph.schema, start, paths)
+        return self._everys[thing]
 
     def _looped(self, readings: list[Candidate], thing: str | None) -> list[Candidate]:
         """Each plain reading of at most MAX_LOOP_HOPS hops that names its end (of the type the
