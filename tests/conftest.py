@@ -57,6 +57,18 @@ def nobel_graph(nobel_db, embedder):
         yield graph
 
 
+@pytest.fixture(scope="session")
+def movies_graph(tmp_path_factory, embedder):
+    """The shipped CSV folder examples/movies (people, movies, genres), built with `csv:`."""
+    from glm_dspy.graph import open_graph
+    from graphs.build import build_database
+
+    db = tmp_path_factory.mktemp("movies") / "db"
+    build_database(f"csv:{FIXTURES.parent.parent / 'examples' / 'movies'}", db, embedder=embedder)
+    with open_graph(db, embedder=embedder) as graph:
+        yield graph
+
+
 def pytest_collection_modifyitems(config, items):
     """`GLM_SKIP_SLOW=1` skips tests marked slow (real model, 1M-node graph); `make test` runs them."""
     if os.environ.get("GLM_SKIP_SLOW") != "1":

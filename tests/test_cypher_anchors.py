@@ -117,6 +117,18 @@ def test_conditions_on_one_type_are_also_taken_together(index, store):
     assert "Marie Curie" in run(store, Candidate(start, (hop,), "name"))
 
 
+def test_one_value_binds_one_feature_of_a_start(index, store):
+    # "1921" meets a prize's year and its date awarded; the physics prize of 1921 was awarded in
+    # 1922, so only "category and year" holds it: no start asks both features of the one "1921"
+    starts = starts_of(anchors(index, store, question_values("Who won the 1921 physics prize?")), store)
+    together = [{c.feature for c in conditions} for t, conditions, _ in starts if t == "prize" and len(conditions) > 1]
+    assert {"category", "year"} in together
+    assert not any({"year", "date_awarded"} <= features for features in together)
+    start = next(Start.anchored("prize", c) for t, c, _ in starts
+                 if t == "prize" and {x.feature for x in c} == {"category", "year"})
+    assert run(store, Candidate(start, (Hop("laureate", True, "laureate"),), "name")) == ["Albert Einstein"]
+
+
 def test_a_last_hop_to_several_types_reads_them_all(store):
     (row,) = store.query("MATCH (l:laureate {name: 'Marie Curie'}) RETURN l.id AS id")
     curie = Start.named("laureate", "name", "Marie Curie", row["id"])

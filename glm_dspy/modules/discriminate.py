@@ -51,7 +51,9 @@ from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.copyable_lock import CopyableLock
 from glm_dspy.modules.question_facts import COUNT as COUNT_ASKED
 from glm_dspy.modules.embedding_cache import EmbeddingCache
-from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, asked, asked_words, compares, count_bound,
+from glm_dspy.modules.person_types import person_types
+from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, asked, asked_words, asks_person, compared,
+                                             compares, count_bound,
                                              extreme, fits, meets_in_time, most, negated, question_values,
                                              refers_back, word_stem)
 from glm_dspy.modules.question_starts import question_starts
@@ -67,6 +69,7 @@ from graphs.cypher.candidates import (COUNT, Candidate, Start, inverse_relations
                                       readings_of, same_value_candidates)
 from graphs.cypher.absent import absent_readings
 from graphs.cypher.counted import counted_readings
+from graphs.cypher.compared import compared_of
 from graphs.cypher.loops import MAX_LOOP_HOPS, loops_of
 from graphs.cypher.ranked_candidates import ranked_readings
 from graphs.cypher.value_meets import MAX_MEET_HOPS, value_meet_readings
@@ -81,7 +84,8 @@ MAX_TRIED = 40  # readings run to find `k` that read rows
 JOIN_HOPS = 2  # the longest path of a start that joins another's
 NONE = "none of these: the question asks something else"
 # each measured on and off (bench/readings.py --off)
-LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "counted", "absent", "loops"})
+LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "counted", "absent", "loops",
+                    "compared", "persons"})
 MODEL, NEAREST = "model", "nearest"  # who chooses the reading
 
 
@@ -99,7 +103,9 @@ class Discriminate(dspy.Module):
         nodes on a path that reach a number of things the question bounds ("in more than one field"),
         "absent": the nodes a path does not reach where the question negates ("where no ... was born"),
         "loops": the ends whose own two paths reach one node, where the question refers back to
-        what it asks ("working in their birth city")."""
+        what it asks ("working in their birth city"), "compared": the ends whose two values of their
+        own come one before the other as the question says ("won before their mentor did"), "persons": a "who" question's readings that end
+        at a type of people (glm_dspy/modules/person_types.py) fit it as those of a type it names."""
         super().__init__()
         assert levers <= LEVERS, sorted(levers - LEVERS)
         self.levers = frozenset(levers)
@@ -114,8 +120,9 @@ class Discriminate(dspy.Module):
         self._words: set[str] | None = None  # `_schema_words`
         self._taught: dict[str, tuple[str, bool]] | None = None  # `_taught_words`
         self._types: list | None = None  # `_type_starts`
-        self._loops: dict[str, list] = {}  # node type -> its loops (`_looped`)
+        self._loops: dict[tuple, list] = {}  # (node type, comparison or None) -> its loops (`_looped`)
         self._everys: dict[str, list] = {}  # node type -> the readings of every node of it (`_every`)
+        self._persons: frozenset[str] | None = None  # `_person_types`
 
     def starts(self, question: str) -> list[Start]:
         """The nodes the question names, then those the values it says meet
@@ -154,6 +161,8 @@ class Discriminate(dspy.Module):
             found += absent_readings(schema, self._values, found + self._every(thing), kind == COUNT_ASKED)
         if refers_back(question) and "loops" in self.levers:
             found += self._looped(found + self._every(thing), thing)
+        if (op := compared(question)) is not None and "compared" in self.levers:
+            found += self._looped(found + self._every(thing), thing, op)
         things = {thing} if thing is not None else set()
         return [c for c in found
                 if fits(kind, self._value_kind(c), c.returns == COUNT)
@@ -190,10 +199,11 @@ class Discriminate(dspy.Module):
             self._everys[thing] = readings_of(self.graph.schema, start, paths)
         return self._everys[thing]
 
-    def _looped(self, readings: list[Candidate], thing: str | None) -> list[Candidate]:
+    def _looped(self, readings: list[Candidate], thing: str | None, op: str | None = None) -> list[Candidate]:
         """Each plain reading of at most MAX_LOOP_HOPS hops that names its end (of the type the
         question asks for, where it names one), with each loop its end's type has
-        (graphs/cypher/loops.py; the loops of a type are read once)."""
+        (graphs/cypher/loops.py), or with each pair of its own values that compare by `op`
+        (graphs/cypher/compared.py); those of a type are read once."""
         found = []
         for c in readings:
             if c.join or c.same or c.order or c.group or c.meets or c.counted or c.absent or c.loop \
@@ -201,10 +211,20 @@ class Discriminate(dspy.Module):
                     or (thing is not None and c.end_type != thing) \
                     or c.returns != self.graph.schema.node_types[c.end_type].text_feature:
                 continue
-            if c.end_type not in self._loops:
-                self._loops[c.end_type] = loops_of(self.graph.store, c.end_type, self._inverses)
-            found += [replace(c, loop=loop) for loop in self._loops[c.end_type]]
+            key = (c.end_type, op)
+            if key not in self._loops:
+                self._loops[key] = loops_of(self.graph.store, c.end_type, self._inverses) if op is None else \
+                    compared_of(self.graph.store, self.graph.schema, c.end_type, op, self._inverses, self._timed)
+            found += [replace(c, loop=loop) for loop in self._loops[key]]
         return found
+
+    def _person_types(self, question: str) -> frozenset[str]:
+        """The graph's types of people, where the question asks "who" (read once)."""
+        if "persons" not in self.levers or not asks_person(question):
+            return frozenset()
+        if self._persons is None:
+            self._persons = person_types(self.graph.store, self.graph.schema, self._embed)
+        return self._persons
 
     def _value_kind(self, c: Candidate) -> str:
         """The kind of a reading's values: its end's feature's, or its group key's (a date's
@@ -246,8 +266,8 @@ class Discriminate(dspy.Module):
         for c in found:
             by_path.setdefault(c.path_words(), c)
         paths = list(by_path)
-        taught = mentions(question, self._taught)
-        path_scores = self._embed(paths) @ asked_vector + np.array([path_fit(by_path[p], said, thing, taught)
+        taught, persons = mentions(question, self._taught), self._person_types(question)
+        path_scores = self._embed(paths) @ asked_vector + np.array([path_fit(by_path[p], said, thing, taught, persons)
                                                                     for p in paths])
         near = {paths[i] for i in np.argsort(-path_scores, kind="stable")[:PATHS]}
         found = [c for c in found if c.path_words() in near]
@@ -256,12 +276,14 @@ class Discriminate(dspy.Module):
             if "stated" in self.levers else frozenset()
         ranks = (extreme(question) is not None, most(question) is not None,
                  count_bound(question) is not None and "counted" in self.levers,
-                 negated(question) and "absent" in self.levers)
+                 negated(question) and "absent" in self.levers,
+                 compared(question) is not None and "compared" in self.levers)
         scores = self._embed([c.words() for c in found]) @ asked_vector \
-            + np.array([path_fit(c, said, thing, taught) + returns_fit(c, said)
+            + np.array([path_fit(c, said, thing, taught, persons) + returns_fit(c, said)
                         - UNSAID_COST * (unsaid(c, schema_words, taught) + len(stated - c.bound))
                         - RANK_COST * ((ranks[0] and c.order is None) + (ranks[1] and c.group is None)
-                                       + (ranks[2] and c.counted is None) + (ranks[3] and c.absent is None))
+                                       + (ranks[2] and c.counted is None) + (ranks[3] and c.absent is None)
+                                       + (ranks[4] and c.loop is None))
                         for c in found])
         return [found[i] for i in np.argsort(-scores, kind="stable")]
 

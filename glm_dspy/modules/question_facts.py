@@ -246,6 +246,31 @@ def refers_back(question: str) -> bool:
     return bool(_REFERS_BACK.search(question))
 
 
+_BEFORE = re.compile(r"\b(?:before|earlier than|prior to|sooner than|ahead of)\b", re.IGNORECASE)
+_AFTER = re.compile(r"\b(?:after|later than)\b", re.IGNORECASE)
+
+
+def compared(question: str) -> str | None:
+    """How the question orders what it asks about against its own ("before their mentor did":
+    "<", "after their mentor died": ">"), where it refers back to it (`refers_back`); else None.
+    ("The same city as their mentor" is a loop that meets on a node, graphs/cypher/loops.py.)"""
+    if not refers_back(question):
+        return None
+    if _BEFORE.search(question):
+        return "<"
+    return ">" if _AFTER.search(question) else None
+
+
+_ASKS_PERSON = re.compile(r"(?:^|[.?!;:]\s*)\W*(?:(?:with|by|to|for|from|of)\s+)?(?:who|whom)\b", re.IGNORECASE)
+
+
+def asks_person(question: str) -> bool:
+    """Whether a sentence of the question asks "who" or "whom" ("Who won ...?", "Henrik Dam
+    shared his prize. Who trained ...?", "With whom ...?"): it asks for a person. Not a
+    relative "who" ("the laureates who won ...")."""
+    return bool(_ASKS_PERSON.search(question))
+
+
 _IN_TIME = re.compile(r"\b(?:(?:in|on|during|of)\s+the\s+(?:same\s+)?|same\s+)(?:year|day|date|month|decade)\b",
                       re.IGNORECASE)
 

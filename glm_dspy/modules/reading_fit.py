@@ -21,23 +21,27 @@ UNSAID_COST = 0.06  # of cosine, per schema word or stated value of the question
 RANK_COST = 0.1  # of cosine, to a reading that does not rank where the question asks for a first, a last or the most
 
 
-def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter) -> float:
+def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
+             persons: frozenset[str] = frozenset()) -> float:
     """How a reading's path binds the question's words, in cosine units: each hop costs HOP_COST
     (of two readings alike in meaning, the shorter first) and each hop taken forwards whose
     relation the question says (as often as it says it; "mentored" says mentor) earns
     RELATION_BONUS back and more (a hop taken backwards is named for where it comes from), as
     does each hop the question says in words the bank teaches (`taught`: "darling" -> spouse); the
     question's words its starts bind earn COVER_BONUS each; an end of the type the question asks
-    for by name earns THING_BONUS; an end read into every type its relation reaches earns UNION_BONUS."""
+    for by name, or (`persons`: the person types of a "who" question) of a type of people, earns
+    THING_BONUS; an end read into every type its relation reaches earns UNION_BONUS, unless the
+    question names the type it asks for (then that type alone fits best: "how many countries",
+    not countries and institutions)."""
     hops = hops_of(c)
     relations = Counter(word_stem(word) for hop in hops if hop.outgoing for word in hop.relation.split("_"))
     relation_words = sum(min(n, said[word]) for word, n in relations.items())
     taken = Counter((hop.relation, hop.outgoing) for hop in hops)
     relation_words += sum(min(n, taught[relation]) for relation, n in taken.items())
     end_types = {stem(t) for t in answer_types(c)}
-    asked_type = thing is not None and stem(thing) in end_types
+    asked_type = (thing is not None and stem(thing) in end_types) or bool(persons & set(answer_types(c)))
     return (- HOP_COST * len(hops) + RELATION_BONUS * relation_words + COVER_BONUS * len(c.bound)
-            + THING_BONUS * asked_type + UNION_BONUS * bool(c.hops and c.hops[-1].also))
+            + THING_BONUS * asked_type + UNION_BONUS * bool(c.hops and c.hops[-1].also and thing is None))
 
 
 def hops_of(c: Candidate) -> tuple:

@@ -243,8 +243,9 @@ def _mentions(index: ValueIndex, store, said: QuestionValues, used: set[str], ty
 
 def starts_of(found: list[Anchor], store, *, max_starts: int = MAX_STARTS,
               listed=None) -> list[tuple[str, tuple[Condition, ...], frozenset[str]]]:
-    """The anchors as starts: per node type, all its conditions together where some node meets
-    them all (of one feature, one value: "physics or chemistry" is two starts), then each alone;
+    """The anchors as starts: per node type, its conditions together (each of the question's
+    words bound once: `_combinations`) where some node meets them all (of one feature, one
+    value: "physics or chemistry" is two starts), then each alone;
     where `listed(said, said)` says two anchors' words stand in one list of the question, the
     values of one feature so listed ("physics, chemistry and medicine") are also one start of
     any of them (a condition IN), alone and with the others; at most `max_starts`, those that
@@ -266,7 +267,7 @@ def starts_of(found: list[Anchor], store, *, max_starts: int = MAX_STARTS,
             for equal in lists:
                 group.insert(0, Condition.union(equal))
                 words[(type_name, group[0])] = frozenset().union(*(words[(type_name, c)] for c in equal))
-        combined = _combinations(list(per_feature.values()))
+        combined = _combinations(list(per_feature.values()), lambda c: words[(type_name, c)])
         together = [c for c in combined if len(c) > 1 and _met(store, type_name, c)]
         starts += [(type_name, c) for c in together]
         starts += [(type_name, (c,)) for group in per_feature.values() for c in group]
@@ -320,12 +321,21 @@ def _lists(conditions: list[Condition], listed) -> list[list[Condition]]:
     return [run for run in runs if len(run) >= 2]
 
 
-def _combinations(groups: list[list[Condition]], limit: int = 16) -> list[tuple[Condition, ...]]:
-    """One condition of each feature, every way, at most `limit` ways."""
+MAX_COMBINED = 256  # ways of combining a type's conditions looked at
+
+
+def _combinations(groups: list[list[Condition]], words, limit: int = 16) -> list[tuple[Condition, ...]]:
+    """At most one condition of each feature, every way that binds each of the question's words
+    once (`words(condition)`: those it was bound from; "1935" is a prize's year or its date
+    awarded, not both at once, so the prize awarded a year late is met too), keeping those no
+    other way holds more of: the fullest first, at most `limit` ways."""
     combined: list[tuple[Condition, ...]] = [()]
     for group in groups:
-        combined = [(*c, g) for c in combined for g in group][:limit]
-    return combined
+        combined += [(*c, g) for c in combined for g in group if not any(words(g) & words(other) for other in c)]
+        combined = combined[:MAX_COMBINED]
+    held = [frozenset(c) for c in combined]
+    fullest = [c for c, conditions in zip(combined, held) if not any(conditions < other for other in held)]
+    return sorted(fullest, key=len, reverse=True)[:limit]
 
 
 def _years(store, type_name: str, feature: str) -> bool:
