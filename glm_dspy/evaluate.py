@@ -60,7 +60,7 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
         executor = graph.executor(num_workers=max(2, concurrency), communities=options.get("communities", False))
         return GLM(graph, executor=executor, compiled=glm_program, **options)
 
-    factories = {"glm": glm, "glm-grammar": lambda: glm(constrained=True), "glm-greedy": lambda: glm(samples=0),
+    factories = {"glm": glm, "glm-greedy": lambda: glm(samples=0),
                  "graphcot": lambda: GraphCoT(graph),
                  "graphrag": lambda: GraphRAG(graph),
                  "textrag": lambda: TextRAG(graph), "base": BaseLLM,

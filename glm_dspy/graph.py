@@ -1,9 +1,8 @@
 """`open_graph`: everything a program needs from one database directory, opened once.
 
 A `Graph` owns the Kuzu store, the RetrieveNode index and the retriever built on them;
-`executor()` hands out a sandboxed snippet executor bound to the graph functions;
-`act_grammar()` is the grammar Act's snippets are decoded under, and `name_matcher()` matches
-names the graph lacks to its own by meaning (autofix), each built once per graph.
+`executor()` hands out a sandboxed snippet executor bound to the graph functions, and
+`name_matcher()` matches names the graph lacks to its own by meaning (autofix), built once per graph.
 Closing the graph closes the executors it handed out.
 """
 
@@ -23,7 +22,6 @@ class Graph:
     store: GraphStore
     retriever: Retriever
     _executors: list = field(default_factory=list)
-    _act_grammar: str | None = None
     _name_matcher: object | None = None
 
     def name_matcher(self):
@@ -35,14 +33,6 @@ class Graph:
             features, neighbour_types = self.schema.names()
             self._name_matcher = NameMatcher(features + neighbour_types, self.retriever.node_index.embedder)
         return self._name_matcher
-
-    def act_grammar(self) -> str:
-        """The grammar of Act's replies on this graph (glm_dspy/grammar/snippet.py), built once."""
-        if self._act_grammar is None:
-            from glm_dspy.grammar.snippet import act_grammar
-
-            self._act_grammar = act_grammar(self.schema)
-        return self._act_grammar
 
     @property
     def schema(self) -> GraphSchema:

@@ -89,7 +89,7 @@ OPTIONAL_AGENTS = frozenset({"plan", "judge", "reflection", "cypher", "readings"
 class GLM(dspy.Module):
     def __init__(self, graph=None, *, max_steps: int = DEFAULT_MAX_STEPS, max_repairs: int = DEFAULT_MAX_REPAIRS,
                  executor=None, accept_grounded_answers: bool = True, act_first: bool = True,
-                 kind: str | None = None, constrained: bool = False, compiled: str | None = "default",
+                 kind: str | None = None, compiled: str | None = "default",
                  autofix: bool = True, fitted_demos: bool = False, samples: int = DEFAULT_SAMPLES,
                  sample_temperature: float = SAMPLE_TEMPERATURE, pipelined: bool = False, plan: bool = False,
                  reflect: int = 0, communities: bool = False, act: str = "auto", readings: str | None = "nearest",
@@ -107,13 +107,8 @@ class GLM(dspy.Module):
         self.question_timeout_s = question_timeout_s
         assert max_steps >= 1 and max_repairs >= 0 and samples >= 0 and sample_temperature > 0
         assert kind in (None, "deterministic", "non_deterministic"), kind
-        # constrained: every agent's reply is decoded under a grammar (glm_dspy/grammar): Act's snippet
-        # names only the graph's features and neighbour types; Classify's kind and Reason's finished
-        # are closed sets. Off by default: on the dev splits it raised first-try snippet success on
-        # all three datasets but lowered EM on PQ-2H and synthetic (docs/benchmarks.md, issue 12)
-        self.constrained = constrained
-        self.classify = ClassifyAgent(constrained=constrained)
-        self.reason = ReasonAgent(constrained=constrained)
+        self.classify = ClassifyAgent()
+        self.reason = ReasonAgent()
         # fitted_demos: Act's demos are those that fit the graph, filled up with demos written from it
         # (glm_dspy/graph_demos.py); else the hand-written ones as they are. Off by default: on the
         # Nobel and synthetic dev samples it lost 6 and 5 answers (docs/benchmarks.md, "The Python Act's levers")
@@ -124,7 +119,6 @@ class GLM(dspy.Module):
             context = (graph_context(graph.schema, communities) if not is_large(graph.schema)
                        else lambda request: graph_context(graph.schema, communities, self.act_relations(request)))
         self.act = ActAgent(context,
-                            grammar=graph.act_grammar() if constrained and graph is not None else None,
                             demos=act_demos(graph, ACT_DEMOS, repairs=max_repairs > 0)
                             if fitted_demos and graph is not None else None)
         self.max_steps = max_steps
