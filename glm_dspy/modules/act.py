@@ -20,13 +20,12 @@ SIGNATURES_KEPT = 64  # Act signatures with a request's own context, the most re
 
 
 class ActAgent(dspy.Module):
-    def __init__(self, graph_context: str | Callable[[str], str] = "", max_tokens: int = 256,
-                 demos: list[dspy.Example] | None = None):
+    def __init__(self, graph_context: str | Callable[[str], str] = "", max_tokens: int = 256):
         """`graph_context`: the text appended to the instructions, or a function of the request
         that writes it (a large schema pruned to each request's relations, GLM.act_relations)."""
         super().__init__()
         self.predict = dspy.Predict(Act, max_tokens=max_tokens)
-        self.predict.demos = list(ACT_DEMOS if demos is None else demos)  # glm_dspy/graph_demos.py fits them to a graph
+        self.predict.demos = list(ACT_DEMOS)
         self.graph_context = graph_context
         self._signatures: OrderedDict[tuple[str, str], type[dspy.Signature]] = OrderedDict()
 

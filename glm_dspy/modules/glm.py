@@ -46,8 +46,6 @@ import dspy
 
 from glm_dspy.adapter import GLMAdapter
 from glm_dspy.autofix import autofix
-from glm_dspy.fewshot import ACT_DEMOS
-from glm_dspy.graph_demos import act_demos
 from glm_dspy.journal import current_run
 from glm_dspy.function_docs import (LARGE_SCHEMA, PROMPT_RELATIONS, graph_context, is_large, relations_for,
                                    schema_summary)
@@ -90,7 +88,7 @@ class GLM(dspy.Module):
     def __init__(self, graph=None, *, max_steps: int = DEFAULT_MAX_STEPS, max_repairs: int = DEFAULT_MAX_REPAIRS,
                  executor=None, accept_grounded_answers: bool = True, act_first: bool = True,
                  kind: str | None = None, compiled: str | None = "default",
-                 autofix: bool = True, fitted_demos: bool = False, samples: int = DEFAULT_SAMPLES,
+                 autofix: bool = True, samples: int = DEFAULT_SAMPLES,
                  sample_temperature: float = SAMPLE_TEMPERATURE, pipelined: bool = False, plan: bool = False,
                  reflect: int = 0, communities: bool = False, act: str = "auto", readings: str | None = "nearest",
                  bank_match: float = DEFAULT_BANK_MATCH, decompose: bool = True,
@@ -109,18 +107,13 @@ class GLM(dspy.Module):
         assert kind in (None, "deterministic", "non_deterministic"), kind
         self.classify = ClassifyAgent()
         self.reason = ReasonAgent()
-        # fitted_demos: Act's demos are those that fit the graph, filled up with demos written from it
-        # (glm_dspy/graph_demos.py); else the hand-written ones as they are. Off by default: on the
-        # Nobel and synthetic dev samples it lost 6 and 5 answers (docs/benchmarks.md, "The Python Act's levers")
         # communities: Act may call CommunityInfo(id) (FastToG's communities, glm_dspy/communities.py)
         self.communities = communities
         context = ""
         if graph is not None:
             context = (graph_context(graph.schema, communities) if not is_large(graph.schema)
                        else lambda request: graph_context(graph.schema, communities, self.act_relations(request)))
-        self.act = ActAgent(context,
-                            demos=act_demos(graph, ACT_DEMOS, repairs=max_repairs > 0)
-                            if fitted_demos and graph is not None else None)
+        self.act = ActAgent(context)
         self.max_steps = max_steps
         self.max_repairs = max_repairs
         self.autofix = autofix  # GLM repairs mechanical mistakes in a failing snippet itself (glm_dspy/autofix.py)
