@@ -7,7 +7,7 @@ Its own module, importing nothing, so the CLI checks arm names before it loads a
 # readings answer the whole question only, not Reason's requests (decompose=False); each for the
 # on/off comparison with glm
 ARMS = ("glm", "glm-greedy", "graphcot", "graphrag", "textrag", "base", "text2cypher", "counselor",
-        "fasttog", "glm-communities", "glm-cypher", "glm-python", "glm-no-readings", "glm-model-readings",
+        "fasttog", "glm-cypher", "glm-python", "glm-no-readings", "glm-model-readings",
         "glm-whole")
 
 

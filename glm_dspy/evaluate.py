@@ -57,7 +57,7 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
     from glm_dspy.modules import GLM, BaseLLM, FastToG, GraphCoT, GraphRAG, TextRAG, Text2Cypher
 
     def glm(**options):
-        executor = graph.executor(num_workers=max(2, concurrency), communities=options.get("communities", False))
+        executor = graph.executor(num_workers=max(2, concurrency))
         return GLM(graph, executor=executor, compiled=glm_program, **options)
 
     factories = {"glm": glm, "glm-greedy": lambda: glm(samples=0),
@@ -66,7 +66,7 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
                  "textrag": lambda: TextRAG(graph), "base": BaseLLM,
                  "text2cypher": lambda: Text2Cypher(graph),
                  "counselor": lambda: glm(plan=True, reflect=2),  # Graph Counselor on GLM
-                 "fasttog": lambda: FastToG(graph), "glm-communities": lambda: glm(communities=True),
+                 "fasttog": lambda: FastToG(graph),
                  "glm-cypher": lambda: glm(act="cypher"),  # GLM whose Act writes Cypher (Text2Cypher)
                  "glm-python": lambda: glm(act="python"),  # GLM whose Act writes Python snippets (the paper's)
                  # issue 31's levers: GLM reads the graph's readings first, the best fitting one

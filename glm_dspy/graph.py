@@ -38,17 +38,11 @@ class Graph:
     def schema(self) -> GraphSchema:
         return self.store.schema
 
-    def executor(self, *, timeout_s: float = 5.0, num_workers: int = 1, communities: bool = False):
-        """A `SnippetExecutor` whose snippets can call this graph's functions (`communities`: and
-        CommunityInfo, glm_dspy/communities.py)."""
+    def executor(self, *, timeout_s: float = 5.0, num_workers: int = 1):
+        """A `SnippetExecutor` whose snippets can call this graph's functions."""
         from glm_dspy.executor import SnippetExecutor
 
-        functions = self.retriever.functions()
-        if communities:
-            from glm_dspy.communities import Communities
-
-            functions["CommunityInfo"] = Communities(self).info
-        executor = SnippetExecutor(functions, timeout_s=timeout_s, num_workers=num_workers)
+        executor = SnippetExecutor(self.retriever.functions(), timeout_s=timeout_s, num_workers=num_workers)
         self._executors.append(executor)
         return executor
 

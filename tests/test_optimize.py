@@ -442,7 +442,7 @@ def test_the_shipped_program_loads_into_every_glm_arm(nobel_graph, tmp_path):
     path = default_program(f"vllm/{DEFAULT_MODEL}")
     demo = json.loads(path.read_text())["cypher.generate"]["demos"][0]["question"]
     programs = {arm: make_program(arm, nobel_graph, path)
-                for arm in ("counselor", "glm-python", "glm-communities", "glm")}
+                for arm in ("counselor", "glm-python", "glm")}
     for program in programs.values():
         assert program.program_path == path
         if program.cypher is not None:

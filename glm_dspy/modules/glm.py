@@ -90,7 +90,7 @@ class GLM(dspy.Module):
                  kind: str | None = None, compiled: str | None = "default",
                  autofix: bool = True, samples: int = DEFAULT_SAMPLES,
                  sample_temperature: float = SAMPLE_TEMPERATURE, pipelined: bool = False, plan: bool = False,
-                 reflect: int = 0, communities: bool = False, act: str = "auto", readings: str | None = "nearest",
+                 reflect: int = 0, act: str = "auto", readings: str | None = "nearest",
                  bank_match: float = DEFAULT_BANK_MATCH, decompose: bool = True,
                  question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT_S):
         """`compiled`: "default" loads the compiled program shipped for the configured LM's model
@@ -107,12 +107,10 @@ class GLM(dspy.Module):
         assert kind in (None, "deterministic", "non_deterministic"), kind
         self.classify = ClassifyAgent()
         self.reason = ReasonAgent()
-        # communities: Act may call CommunityInfo(id) (FastToG's communities, glm_dspy/communities.py)
-        self.communities = communities
         context = ""
         if graph is not None:
-            context = (graph_context(graph.schema, communities) if not is_large(graph.schema)
-                       else lambda request: graph_context(graph.schema, communities, self.act_relations(request)))
+            context = (graph_context(graph.schema) if not is_large(graph.schema)
+                       else lambda request: graph_context(graph.schema, self.act_relations(request)))
         self.act = ActAgent(context)
         self.max_steps = max_steps
         self.max_repairs = max_repairs
@@ -205,7 +203,7 @@ class GLM(dspy.Module):
         if self.executor is None:
             if self.graph is None:
                 raise ValueError("GLM needs a graph (glm_dspy.open_graph(DIR)) or an executor to run snippets")
-            self.executor = self.graph.executor(num_workers=2, communities=self.communities)
+            self.executor = self.graph.executor(num_workers=2)
         return self.executor
 
     def forward(self, question: str) -> dspy.Prediction:
