@@ -15,7 +15,7 @@ P1_YEAR = 'print(NodeFeature(RetrieveNode("Notes on the Analytical Engine"), "ye
 
 @pytest.fixture
 def program(tiny_graph):  # Algorithm 1 as written: the loop opens with Reason
-    return GLM(tiny_graph, readings=None, max_steps=3, max_repairs=2, act_first=False, samples=0)
+    return GLM(tiny_graph, readings=None, max_steps=3, act_first=False, samples=0)
 
 
 def run(program, answers, question="q?"):
@@ -83,33 +83,16 @@ def test_iterative_path_grows_the_notebook(program, tiny_graph):
     assert lm.history[3]["messages"][:-1] == lm.history[5]["messages"][:-1]
 
 
-def test_failing_snippet_is_repaired_with_code_and_error(program):
+def test_a_failing_snippet_says_why_and_the_notebook_loop_takes_over(program):
     broken = 'print(NodeFeature("p1", "year") + undefined)'  # nothing autofix can mend
-    prediction, lm = run(program, [{"kind": "deterministic"}, {"code": broken}, {"code": P1_YEAR}])
-    assert prediction.answer == "1843" and agents(prediction) == ["classify", "act", "act"]
-    assert "NameError" in prediction.steps[1]["error"]
-    repair_prompt = last_user_message(lm, 2)
-    assert broken in repair_prompt and "NameError" in repair_prompt
-
-
-def test_repairs_are_bounded_then_fall_back_to_the_notebook_loop(program):
-    broken = [{"code": f"print({n}/0)"} for n in (1, 2, 3)]
-    prediction, _ = run(program, [{"kind": "deterministic"}, *broken, reason(True, answer="unknown")])
-    assert agents(prediction) == ["classify", "act", "act", "act", "reason"]
-    assert all("ZeroDivisionError" in s["error"] for s in prediction.steps[1:4])
-    assert prediction.answer == "unknown"
-
-
-def test_a_repair_that_repeats_the_failing_code_is_not_run(program):
-    broken = {"code": "print(1/0)"}
-    prediction, _ = run(program, [{"kind": "deterministic"}, broken, broken, reason(True, answer="x")])
-    assert agents(prediction) == ["classify", "act", "act", "reason"]
-    assert prediction.steps[2]["error"].startswith("repeated the failing snippet")
-    assert prediction.steps[2]["output"] is None
+    prediction, lm = run(program, [{"kind": "deterministic"}, {"code": broken}, reason(True, answer="unknown")])
+    assert agents(prediction) == ["classify", "act", "reason"] and prediction.answer == "unknown"
+    assert "NameError" in prediction.steps[1]["error"] and prediction.steps[1]["ok"] is False
+    assert len(lm.history) == 3  # Act is not asked to repair its snippet
 
 
 def test_failed_lookup_leaves_the_chunks_of_the_nodes_it_found(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, max_repairs=0, act_first=False)
+    program = GLM(tiny_graph, readings=None, samples=0, act_first=False)
     wrong_feature = {"code": 'ada = RetrieveNode("Ada Lovelace")\nprint(NodeFeature(ada, "colour"))'}
     prediction, lm = run(program, [{"kind": "deterministic"}, wrong_feature, reason(True, answer="1815")])
     ada = tiny_graph.retriever.node_info(tiny_graph.retriever.retrieve_node("Ada Lovelace"))
@@ -158,23 +141,22 @@ def test_unreadable_classification_takes_the_general_path(program):
 
 
 def test_snippet_that_prints_nothing_is_an_error(program):
-    prediction, _ = run(program, [{"kind": "deterministic"}, {"code": "x = 1"}, {"code": "y = 2"},
-                                  {"code": "z = 3"}, reason(True, answer="a")])
-    assert prediction.steps[1]["error"] is None and prediction.steps[2]["output"] == ""
-    assert agents(prediction)[:4] == ["classify", "act", "act", "act"]
+    prediction, _ = run(program, [{"kind": "deterministic"}, {"code": "x = 1"}, reason(True, answer="a")])
+    assert prediction.steps[1]["output"] == "" and prediction.steps[1]["error"].startswith("the snippet printed nothing")
+    assert agents(prediction) == ["classify", "act", "reason"]
 
 
-def test_retrieval_error_is_categorized_and_fed_back(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, max_steps=1, max_repairs=1, act_first=False)
+def test_retrieval_error_is_categorized_and_recorded(tiny_graph):
+    program = GLM(tiny_graph, readings=None, samples=0, max_steps=1, act_first=False)
     ghost = {"code": 'print(NodeInfo("ghost"))'}
-    prediction, lm = run(program, [{"kind": "non_deterministic"}, reason(False, missing="m"), ghost, ghost])
+    prediction, _ = run(program, [{"kind": "non_deterministic"}, reason(False, missing="m"), ghost])
     assert prediction.error_category == RETRIEVAL_ERROR and prediction.answer == ""
-    assert "no node with id 'ghost'" in last_user_message(lm, 3)  # the repair prompt shows the observation
+    assert "no node with id 'ghost'" in prediction.steps[-1]["error"]  # the step says what the graph answered
     assert prediction.notebook == "(nothing found for: m)"
 
 
 def test_an_observation_in_an_f_string_is_still_an_observation(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, max_steps=1, max_repairs=0, act_first=False)
+    program = GLM(tiny_graph, readings=None, samples=0, max_steps=1, act_first=False)
     labelled = {"code": 'print(f"year: {NodeFeature(\'p1\', \'colour\')}")'}
     prediction, _ = run(program, [{"kind": "deterministic"}, labelled, reason(False, missing="m"), labelled])
     assert prediction.steps[1]["output"].startswith("year: paper node p1 has no feature 'colour'")
@@ -189,7 +171,7 @@ def test_a_result_that_reads_like_an_observation_is_the_answer(program):
 
 
 def test_asking_again_for_what_failed_stops_the_loop(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, max_steps=5, max_repairs=0, act_first=False)
+    program = GLM(tiny_graph, readings=None, samples=0, max_steps=5, act_first=False)
     ghost = {"code": 'print(NodeInfo("ghost"))'}
     prediction, _ = run(program, [{"kind": "non_deterministic"}, reason(False, missing="m"), ghost,
                                   reason(False, missing="m")])
@@ -257,7 +239,7 @@ def test_an_answer_found_only_in_a_request_is_not_grounded(tiny_graph):
         {"kind": "non_deterministic"},
         reason(False, missing="the year of Notes on the Analytical Engine"), {"code": P1_YEAR},
         reason(False, answer="Notes on the Analytical Engine", missing="its author"),
-        {"code": 'print(1/0)'}, {"code": 'print(2/0)'},
+        {"code": 'print(1/0)'},
     ])
     # the answer appears in the notebook only as part of what was asked: not accepted
     assert agents(prediction)[:5] == ["classify", "reason", "act", "reason", "act"]
@@ -278,27 +260,26 @@ def attempts(prediction):
 
 def test_act_steps_say_which_try_they_are_and_whether_it_printed_a_result(program):
     broken = 'print(NodeFeature("p1", "year") + undefined)'
-    prediction, _ = run(program, [{"kind": "deterministic"}, {"code": broken}, {"code": P1_YEAR}])
-    assert attempts(prediction) == [("classify", 0, None), ("act", 0, False), ("act", 1, True)]
+    prediction, _ = run(program, [{"kind": "deterministic"}, {"code": broken}, reason(True, answer="x")])
+    assert attempts(prediction) == [("classify", 0, None), ("act", 0, False), ("reason", 0, None)]
     assert act_first_tries(prediction.steps) == (1, 0)  # one request; its first snippet failed
     prediction, _ = run(program, [{"kind": "deterministic"}, {"code": P1_YEAR}])
     assert act_first_tries(prediction.steps) == (1, 1)
 
 
-def test_first_tries_count_each_new_request_not_its_repairs(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, max_steps=3, max_repairs=1)
+def test_first_tries_count_each_new_request(tiny_graph):
+    program = GLM(tiny_graph, readings=None, samples=0, max_steps=3)
     ghost = {"code": 'print(NodeInfo("ghost"))'}
     prediction, _ = run(program, [
         {"kind": "non_deterministic"},
-        ghost, {"code": "x = 1"},                # the question: found nothing, then printed nothing
+        ghost,                                   # the question: found nothing
         reason(False, missing="the paper p1"),
         {"code": 'print(NodeInfo("p1"))'},       # a new request, right the first time
         reason(False, missing="its year"),
-        {"code": "print(1/0)"}, ghost,           # an error, then only an observation
+        {"code": "print(1/0)"},                  # an error
         reason(True, answer="1843"),
     ])
-    assert [a for a in attempts(prediction) if a[0] == "act"] == [
-        ("act", 0, False), ("act", 1, False), ("act", 0, True), ("act", 0, False), ("act", 1, False)]
+    assert [a for a in attempts(prediction) if a[0] == "act"] == [("act", 0, False), ("act", 0, True), ("act", 0, False)]
     assert act_first_tries(prediction.steps) == (3, 1)
 
 
@@ -316,7 +297,7 @@ def test_steps_recorded_before_attempts_existed_are_not_counted():
 
 
 def test_a_mechanical_mistake_is_fixed_without_an_llm_call(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, max_repairs=1)
+    program = GLM(tiny_graph, readings=None, samples=0)
     broken = 'paper = RetrieveNode("Notes on the Analytical Engine")\nprint(NodeFeatur(papers, "years"))'
     prediction, lm = run(program, [{"kind": "deterministic"}, {"code": broken}])
     assert prediction.answer == "1843" and agents(prediction) == ["classify", "act", "graph"]
@@ -327,17 +308,17 @@ def test_a_mechanical_mistake_is_fixed_without_an_llm_call(tiny_graph):
 
 
 def test_autofix_can_be_switched_off(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, max_repairs=1, autofix=False)
+    program = GLM(tiny_graph, readings=None, samples=0, autofix=False)
     prediction, _ = run(program, [{"kind": "deterministic"}, {"code": 'print(NodeFeatur("p1", "year"))'},
-                                  {"code": P1_YEAR}])
-    assert prediction.answer == "1843" and agents(prediction) == ["classify", "act", "act"]
+                                  reason(True, answer="1843")])
+    assert prediction.answer == "1843" and agents(prediction) == ["classify", "act", "reason"]
 
 
 @pytest.mark.parametrize("code", ["print([])", "print(set())\nprint(None)",
                                   'print(NodeFeature(RetrieveNode("Ada Lovelace"), "name"))',
                                   'for _ in range(2):\n    print(NodeFeature(RetrieveNode("Ada Lovelace"), "name"))'])
 def test_an_empty_result_or_the_requests_own_words_is_not_an_answer(tiny_graph, code):
-    program = GLM(tiny_graph, readings=None, samples=0, max_repairs=0)
+    program = GLM(tiny_graph, readings=None, samples=0)
     question = "Which papers did Ada Lovelace review?"
     prediction, _ = run(program, [{"kind": "deterministic"}, {"code": code}, reason(True, answer="none found")],
                         question=question)
@@ -444,26 +425,24 @@ def test_ids_that_are_their_nodes_names_are_an_answer(tiny_graph, monkeypatch):
 
 def test_a_snippet_that_reads_nothing_from_the_graph_is_no_answer(tiny_graph):
     """A sampled snippet once printed a sentence of its own after a RetrieveNode alone; what no
-    graph read gave is not a result, and the repair is told so."""
+    graph read gave is not a result, and its step says so."""
     code = 'ada = RetrieveNode("Ada Lovelace")\nprint("Ada wrote about engines")'
-    program = GLM(tiny_graph, readings=None, samples=0, max_repairs=1, kind="deterministic")
-    prediction, lm = run(program, [{"code": code}, {"code": 'print(NodeFeature("a1", "organization"))'}])
-    assert prediction.answer == "Analytical Society"
-    assert [s["ok"] for s in prediction.steps if s["agent"] == "act"] == [False, True]
-    assert "without reading the graph" in str(lm.history[-1]["messages"])
+    program = GLM(tiny_graph, readings=None, samples=0, kind="deterministic")
+    prediction, _ = run(program, [{"code": code}, reason(True, answer="Analytical Society")])
+    assert prediction.answer == "Analytical Society" and agents(prediction) == ["act", "graph", "reason"]
+    assert prediction.steps[0]["ok"] is False and "without reading the graph" in prediction.steps[0]["error"]
 
 
 def test_a_printed_value_of_another_kind_than_the_question_asks_is_no_answer(tiny_graph):
     """A snippet once printed a laureate's birth date for "which laureate was born in X": the
     printed values' kind is held to what the question asks (a name for which/who/where), and
-    the repair is told what it printed."""
+    its step says what it printed."""
     count = 'print(NodeDegree(RetrieveNode("Ada Lovelace"), "paper"))'
-    program = GLM(tiny_graph, readings=None, samples=0, max_repairs=1, kind="deterministic")
-    prediction, lm = run(program, [{"code": count}, {"code": 'print(NodeFeature("a1", "organization"))'}],
-                         question="Which organization was Ada Lovelace part of?")
-    assert prediction.answer == "Analytical Society"
-    assert [s["ok"] for s in prediction.steps if s["agent"] == "act"] == [False, True]
-    assert "but the snippet printed numbers" in str(lm.history[-1]["messages"])
+    program = GLM(tiny_graph, readings=None, samples=0, kind="deterministic")
+    prediction, _ = run(program, [{"code": count}, reason(True, answer="Analytical Society")],
+                        question="Which organization was Ada Lovelace part of?")
+    assert prediction.answer == "Analytical Society" and prediction.steps[0]["ok"] is False
+    assert "but the snippet printed numbers" in prediction.steps[0]["error"]
     # a question that does not say what it asks takes any kind
     prediction, _ = run(GLM(tiny_graph, readings=None, samples=0, kind="deterministic"), [{"code": count}],
                         question="Tell me about Ada Lovelace's papers")

@@ -37,21 +37,21 @@ def test_the_model_picks_a_reading_in_one_call(nobel_graph):
 
 def test_the_models_none_goes_on_to_algorithm_1(nobel_graph):
     program = GLM(nobel_graph, compiled=None, readings="model", bank_match=2.0, act="python",
-                  kind="deterministic", max_repairs=0, samples=0)
+                  kind="deterministic", samples=0)
     prediction = run(program, [{"choice": "0"}, {"code": 'print("Paris")'}])
     assert agents(prediction)[:2] == ["choose", "act"]  # the readings gave way; Algorithm 1 went on
 
 
 def test_readings_off_is_algorithm_1_alone(nobel_graph):
     assert GLM(nobel_graph, compiled=None).readings is not None  # on by default
-    program = GLM(nobel_graph, compiled=None, act="python", kind="deterministic", max_repairs=0, samples=0,
+    program = GLM(nobel_graph, compiled=None, act="python", kind="deterministic", samples=0,
                   readings=None)
     prediction = run(program, [{"code": 'print("Paris")'}])
     assert agents(prediction)[0] == "act" and program.readings is None
 
 
 def test_a_bank_form_question_whose_query_fails_takes_the_readings_next(nobel_graph):
-    program = GLM(nobel_graph, compiled=None, readings="nearest", act="cypher", max_repairs=0, samples=0,
+    program = GLM(nobel_graph, compiled=None, readings="nearest", act="cypher", samples=0,
                   max_steps=1)
     assert not program._reads(QUESTION)  # the bank holds its form: generation first
     program.cypher.max_repairs = 0
@@ -78,7 +78,7 @@ def test_a_part_reason_asks_for_is_answered_by_a_reading_without_a_call(nobel_gr
     question = "Is Marie Curie still alive?"  # one stated thing: no reading answers the whole question
     ask = {"code": 'print("x")', "answer": "", "missing_information": QUESTION, "finished": False}
     done = {"code": 'print("x")', "answer": "no", "missing_information": "", "finished": True}
-    options = dict(compiled=None, act="python", kind="deterministic", max_repairs=0, samples=0, bank_match=2.0)
+    options = dict(compiled=None, act="python", kind="deterministic", samples=0, bank_match=2.0)
     prediction = run(GLM(nobel_graph, **options), [ask, ask, done], question)
     assert agents(prediction) == ["act", "reason", "graph", "graph", "reason"]  # the part read, no Act call
     assert "Warsaw" in prediction.notebook and prediction.answer == "no"

