@@ -69,12 +69,9 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
                  "fasttog": lambda: FastToG(graph),
                  "glm-cypher": lambda: glm(act="cypher"),  # GLM whose Act writes Cypher (Text2Cypher)
                  "glm-python": lambda: glm(act="python"),  # GLM whose Act writes Python snippets (the paper's)
-                 # issue 31's levers: GLM reads the graph's readings first, the best fitting one
-                 # answering (no call; the default, "glm"); without them (Algorithm 1 alone); or
-                 # with the model choosing among them (one call)
-                 "glm-no-readings": lambda: glm(readings=None),
-                 "glm-model-readings": lambda: glm(readings="model"),
-                 "glm-whole": lambda: glm(decompose=False)}
+                 # issue 31's lever: GLM reads the graph's readings first, the best fitting one
+                 # answering (no call; the default, "glm"), or not (Algorithm 1 alone)
+                 "glm-no-readings": lambda: glm(readings=False)}
     if arm not in factories:
         raise ValueError(f"unknown program {arm!r}; choose from {', '.join(ARMS)}")
     return factories[arm]()

@@ -42,7 +42,7 @@ class CounselorEngine:
 def run(tiny_graph, verdicts, **options):
     engine = CounselorEngine(verdicts)
     with dspy.context(lm=dspy.LM("openai/scripted", engine=engine, cache=False)):
-        prediction = GLM(tiny_graph, readings=None, compiled=None, samples=0, **options)(question=QUESTION)
+        prediction = GLM(tiny_graph, readings=False, compiled=None, samples=0, **options)(question=QUESTION)
     return prediction, engine
 
 

@@ -59,7 +59,7 @@ def test_the_python_act_answers_lookups_from_what_its_snippets_read(default_lm, 
     glm-python` (docs/benchmarks.md)."""
     from glm_dspy.modules.glm import GLM
 
-    program = GLM(nobel_graph, kind=kind, act="python", readings=None)
+    program = GLM(nobel_graph, kind=kind, act="python", readings=False)
     prediction = program(question=question)
     assert prediction.steps[0]["agent"] == "act" and prediction.kind == kind  # no Classify, no Cypher
     read = [step["output"] for step in prediction.steps

@@ -18,7 +18,7 @@ GHOST = {"code": 'print(NodeInfo("ghost"))'}  # a snippet that finds nothing
 
 @pytest.fixture
 def program(tiny_graph):
-    return GLM(tiny_graph, readings=None, max_steps=3, samples=0)
+    return GLM(tiny_graph, readings=False, max_steps=3, samples=0)
 
 
 def run(program, answers, question="q?"):
@@ -55,7 +55,7 @@ def test_a_deterministic_snippet_that_prints_a_chunk_leaves_the_answer_to_reason
 
 def test_act_first_opens_the_loop_with_act_on_the_question(tiny_graph):
     question = "Who wrote Notes on the Analytical Engine, and when?"
-    prediction, lm = run(GLM(tiny_graph, readings=None, samples=0), [
+    prediction, lm = run(GLM(tiny_graph, readings=False, samples=0), [
         {"kind": "non_deterministic"},
         {"code": 'print(NodeInfo(RetrieveNode("Notes on the Analytical Engine")))'},
         reason(True, answer="Ada Lovelace, 1843"),
@@ -94,7 +94,7 @@ def test_a_failing_snippet_says_why_and_the_notebook_loop_takes_over(program):
 
 
 def test_failed_lookup_leaves_the_chunks_of_the_nodes_it_found(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0)
+    program = GLM(tiny_graph, readings=False, samples=0)
     wrong_feature = {"code": 'ada = RetrieveNode("Ada Lovelace")\nprint(NodeFeature(ada, "colour"))'}
     prediction, lm = run(program, [{"kind": "deterministic"}, wrong_feature, reason(True, answer="1815")])
     ada = tiny_graph.retriever.node_info(tiny_graph.retriever.retrieve_node("Ada Lovelace"))
@@ -109,7 +109,7 @@ def test_failed_lookup_leaves_the_chunks_of_the_nodes_it_found(tiny_graph):
 def test_one_deadline_ends_the_question_and_the_step_log_says_so(tiny_graph):
     """A Reason that never finishes and a Python Act whose snippets take time: the question ends
     at its deadline, not after max_steps, with the deadline's step last."""
-    program = GLM(tiny_graph, readings=None, max_steps=50, samples=0, question_timeout_s=1.0)
+    program = GLM(tiny_graph, readings=False, max_steps=50, samples=0, question_timeout_s=1.0)
     slow = 'for i in range(3000000):\n    pass\nprint(NodeInfo("a1"))'
     steps = [[reason(False, missing=f"more {n}"), {"code": slow}] for n in range(50)]
     import time
@@ -149,7 +149,7 @@ def test_snippet_that_prints_nothing_is_an_error(program):
 
 
 def test_retrieval_error_is_categorized_and_recorded(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, max_steps=1)
+    program = GLM(tiny_graph, readings=False, samples=0, max_steps=1)
     prediction, _ = run(program, [{"kind": "non_deterministic"}, GHOST, reason(False, missing="m"), GHOST])
     assert prediction.error_category == RETRIEVAL_ERROR and prediction.answer == ""
     assert "no node with id 'ghost'" in prediction.steps[-1]["error"]  # the step says what the graph answered
@@ -157,7 +157,7 @@ def test_retrieval_error_is_categorized_and_recorded(tiny_graph):
 
 
 def test_an_observation_in_an_f_string_is_still_an_observation(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, max_steps=1)
+    program = GLM(tiny_graph, readings=False, samples=0, max_steps=1)
     labelled = {"code": 'print(f"year: {NodeFeature(\'p1\', \'colour\')}")'}
     prediction, _ = run(program, [{"kind": "deterministic"}, labelled, reason(False, missing="m"), labelled])
     assert prediction.steps[1]["output"].startswith("year: paper node p1 has no feature 'colour'")
@@ -172,7 +172,7 @@ def test_a_result_that_reads_like_an_observation_is_the_answer(program):
 
 
 def test_asking_again_for_what_failed_stops_the_loop(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, max_steps=5)
+    program = GLM(tiny_graph, readings=False, samples=0, max_steps=5)
     prediction, _ = run(program, [{"kind": "non_deterministic"}, GHOST, reason(False, missing="m"), GHOST,
                                   reason(False, missing="m")])
     assert agents(prediction) == ["classify", "act", "reason", "act", "reason"]
@@ -206,7 +206,7 @@ def test_an_answer_found_in_the_notebook_ends_the_loop(program, tiny_graph):
 
 def test_a_value_is_labelled_with_what_was_asked(tiny_graph):
     question = "When was Notes on the Analytical Engine published?"
-    prediction, lm = run(GLM(tiny_graph, readings=None, samples=0), [
+    prediction, lm = run(GLM(tiny_graph, readings=False, samples=0), [
         {"kind": "non_deterministic"}, {"code": P1_YEAR}, reason(True, answer="1843"),
     ], question=question)
     assert prediction.notebook == f"{question} -> 1843"
@@ -223,7 +223,7 @@ def test_the_same_output_asked_for_in_other_words_goes_in_once(program, tiny_gra
 
 
 def test_an_answer_found_only_in_a_request_is_not_grounded(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, max_steps=2)
+    program = GLM(tiny_graph, readings=False, samples=0, max_steps=2)
     prediction, _ = run(program, [
         {"kind": "non_deterministic"}, GHOST,
         reason(False, missing="the year of Notes on the Analytical Engine"), {"code": P1_YEAR},
@@ -236,9 +236,9 @@ def test_an_answer_found_only_in_a_request_is_not_grounded(tiny_graph):
 
 
 def test_a_given_kind_skips_classify(tiny_graph):
-    prediction, _ = run(GLM(tiny_graph, readings=None, samples=0, kind="deterministic"), [{"code": P1_YEAR}])
+    prediction, _ = run(GLM(tiny_graph, readings=False, samples=0, kind="deterministic"), [{"code": P1_YEAR}])
     assert agents(prediction) == ["act"] and prediction.answer == "1843" and prediction.kind == "deterministic"
-    prediction, _ = run(GLM(tiny_graph, readings=None, samples=0, kind="non_deterministic"), [{"code": P1_YEAR}, reason(True, answer="1843")])
+    prediction, _ = run(GLM(tiny_graph, readings=False, samples=0, kind="non_deterministic"), [{"code": P1_YEAR}, reason(True, answer="1843")])
     assert agents(prediction) == ["act", "reason"]
 
 
@@ -257,7 +257,7 @@ def test_act_steps_say_which_try_they_are_and_whether_it_printed_a_result(progra
 
 
 def test_first_tries_count_each_new_request(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, max_steps=3)
+    program = GLM(tiny_graph, readings=False, samples=0, max_steps=3)
     prediction, _ = run(program, [
         {"kind": "non_deterministic"},
         GHOST,                                   # the question: found nothing
@@ -285,7 +285,7 @@ def test_steps_recorded_before_attempts_existed_are_not_counted():
 
 
 def test_a_mechanical_mistake_is_fixed_without_an_llm_call(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0)
+    program = GLM(tiny_graph, readings=False, samples=0)
     broken = 'paper = RetrieveNode("Notes on the Analytical Engine")\nprint(NodeFeatur(papers, "years"))'
     prediction, lm = run(program, [{"kind": "deterministic"}, {"code": broken}])
     assert prediction.answer == "1843" and agents(prediction) == ["classify", "act", "graph"]
@@ -299,7 +299,7 @@ def test_a_mechanical_mistake_is_fixed_without_an_llm_call(tiny_graph):
                                   'print(NodeFeature(RetrieveNode("Ada Lovelace"), "name"))',
                                   'for _ in range(2):\n    print(NodeFeature(RetrieveNode("Ada Lovelace"), "name"))'])
 def test_an_empty_result_or_the_requests_own_words_is_not_an_answer(tiny_graph, code):
-    program = GLM(tiny_graph, readings=None, samples=0)
+    program = GLM(tiny_graph, readings=False, samples=0)
     question = "Which papers did Ada Lovelace review?"
     prediction, _ = run(program, [{"kind": "deterministic"}, {"code": code}, reason(True, answer="none found")],
                         question=question)
@@ -309,14 +309,14 @@ def test_an_empty_result_or_the_requests_own_words_is_not_an_answer(tiny_graph, 
 
 def test_a_choice_among_the_requests_own_words_is_an_answer(tiny_graph):
     code = 'print(NodeFeature(RetrieveNode("Ada Lovelace"), "name"))'
-    prediction, _ = run(GLM(tiny_graph, readings=None, samples=0), [{"kind": "deterministic"}, {"code": code}],
+    prediction, _ = run(GLM(tiny_graph, readings=False, samples=0), [{"kind": "deterministic"}, {"code": code}],
                         question="Who wrote more papers, Ada Lovelace or Charles Babbage?")
     assert prediction.answer == "Ada Lovelace"
 
 
 def test_values_printed_one_per_line_are_one_list_answer(tiny_graph):
     code = 'for author in ["a1", "a2", "a1"]:\n    print(NodeFeature(author, "name"))'
-    prediction, _ = run(GLM(tiny_graph, readings=None, samples=0), [{"kind": "deterministic"}, {"code": code}])
+    prediction, _ = run(GLM(tiny_graph, readings=False, samples=0), [{"kind": "deterministic"}, {"code": code}])
     assert prediction.answer == "Ada Lovelace, Charles Babbage"
 
 
@@ -324,7 +324,7 @@ YEAR_OF_P1 = 'print(NodeFeature("p1", "year"))'
 
 
 def test_a_failed_first_snippet_is_sampled_again_and_the_most_printed_output_kept(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=3, kind="deterministic")
+    program = GLM(tiny_graph, readings=False, samples=3, kind="deterministic")
     prediction, lm = run(program, [{"code": "print(1/0)"},
                                    {"code": YEAR_OF_P1}, {"code": 'print("1815")'}, {"code": YEAR_OF_P1}])
     assert prediction.answer == "1843" and prediction.num_calls == 4
@@ -343,7 +343,7 @@ def test_a_failed_first_snippet_is_sampled_again_and_the_most_printed_output_kep
 
 
 def test_samples_that_print_nothing_real_fall_back_to_the_chunks(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=2, kind="deterministic")
+    program = GLM(tiny_graph, readings=False, samples=2, kind="deterministic")
     wrong_feature = {"code": 'ada = RetrieveNode("Ada Lovelace")\nprint(NodeFeature(ada, "colour"))'}
     prediction, _ = run(program, [wrong_feature, {"code": "print([])"}, {"code": "x = 1"},
                                   reason(True, answer="1815")])
@@ -354,12 +354,12 @@ def test_samples_that_print_nothing_real_fall_back_to_the_chunks(tiny_graph):
 
 
 def test_no_samples_when_the_first_snippet_runs(tiny_graph):
-    prediction, _ = run(GLM(tiny_graph, readings=None, samples=3, kind="deterministic"), [{"code": YEAR_OF_P1}])
+    prediction, _ = run(GLM(tiny_graph, readings=False, samples=3, kind="deterministic"), [{"code": YEAR_OF_P1}])
     assert prediction.answer == "1843" and prediction.num_calls == 1
 
 
 def test_only_the_question_itself_is_sampled_not_reasons_requests(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=2, max_steps=2)
+    program = GLM(tiny_graph, readings=False, samples=2, max_steps=2)
     failing = {"code": "print(1/0)"}
     prediction, _ = run(program, [
         {"kind": "non_deterministic"},
@@ -375,7 +375,7 @@ def test_only_the_question_itself_is_sampled_not_reasons_requests(tiny_graph):
 
 
 def test_a_neighbour_type_one_step_further_is_reached_through_the_retrieved_entitys_relation(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, kind="deterministic")
+    program = GLM(tiny_graph, readings=False, samples=0, kind="deterministic")
     venue_of_ada = 'ada = RetrieveNode("Ada Lovelace")\nprint(", ".join(NodeFeature(NeighbourCheck(ada, "venue"), "name")))'
     prediction, _ = run(program, [{"code": venue_of_ada}])
     assert agents(prediction) == ["act", "graph"] and prediction.answer == "Scientific Memoirs"
@@ -387,7 +387,7 @@ def test_a_neighbour_type_one_step_further_is_reached_through_the_retrieved_enti
 
 
 def test_printed_node_ids_are_not_an_answer_but_their_chunks_go_to_reason(tiny_graph):
-    program = GLM(tiny_graph, readings=None, samples=0, kind="deterministic")
+    program = GLM(tiny_graph, readings=False, samples=0, kind="deterministic")
     papers_of_ada = 'print(NeighbourCheck(RetrieveNode("Ada Lovelace"), "paper"))'
     prediction, _ = run(program, [{"code": papers_of_ada}, reason(True, answer="Notes on the Analytical Engine")])
     assert agents(prediction) == ["act", "graph", "reason"] and prediction.steps[0]["ok"] is False
@@ -400,7 +400,7 @@ def test_ids_that_are_their_nodes_names_are_an_answer(tiny_graph, monkeypatch):
     # PathQuestion's ids are its names written as ids (santa_barbara): printing them answers
     monkeypatch.setattr(tiny_graph.retriever, "label", lambda node_id: {"p1": "P1"}.get(node_id))
     code = 'print(NeighbourCheck("a2", "paper")[0])'
-    prediction, _ = run(GLM(tiny_graph, readings=None, samples=0, kind="deterministic"), [{"code": code}])
+    prediction, _ = run(GLM(tiny_graph, readings=False, samples=0, kind="deterministic"), [{"code": code}])
     assert prediction.answer == "p1" and prediction.steps[0]["ok"] is True
 
 
@@ -408,7 +408,7 @@ def test_a_snippet_that_reads_nothing_from_the_graph_is_no_answer(tiny_graph):
     """A sampled snippet once printed a sentence of its own after a RetrieveNode alone; what no
     graph read gave is not a result, and its step says so."""
     code = 'ada = RetrieveNode("Ada Lovelace")\nprint("Ada wrote about engines")'
-    program = GLM(tiny_graph, readings=None, samples=0, kind="deterministic")
+    program = GLM(tiny_graph, readings=False, samples=0, kind="deterministic")
     prediction, _ = run(program, [{"code": code}, reason(True, answer="Analytical Society")])
     assert prediction.answer == "Analytical Society" and agents(prediction) == ["act", "graph", "reason"]
     assert prediction.steps[0]["ok"] is False and "without reading the graph" in prediction.steps[0]["error"]
@@ -419,12 +419,12 @@ def test_a_printed_value_of_another_kind_than_the_question_asks_is_no_answer(tin
     printed values' kind is held to what the question asks (a name for which/who/where), and
     its step says what it printed."""
     count = 'print(NodeDegree(RetrieveNode("Ada Lovelace"), "paper"))'
-    program = GLM(tiny_graph, readings=None, samples=0, kind="deterministic")
+    program = GLM(tiny_graph, readings=False, samples=0, kind="deterministic")
     prediction, _ = run(program, [{"code": count}, reason(True, answer="Analytical Society")],
                         question="Which organization was Ada Lovelace part of?")
     assert prediction.answer == "Analytical Society" and prediction.steps[0]["ok"] is False
     assert "but the snippet printed numbers" in prediction.steps[0]["error"]
     # a question that does not say what it asks takes any kind
-    prediction, _ = run(GLM(tiny_graph, readings=None, samples=0, kind="deterministic"), [{"code": count}],
+    prediction, _ = run(GLM(tiny_graph, readings=False, samples=0, kind="deterministic"), [{"code": count}],
                         question="Tell me about Ada Lovelace's papers")
     assert prediction.answer == "2"

@@ -312,7 +312,7 @@ def test_sampled_snippets_are_engine_calls_at_the_sample_temperature(lm, tiny_gr
 
     # the random model's reply never parses: each sample is its call at the sample temperature and
     # call_agent's one retry (at the higher of that and the retry temperature), in one act step
-    program = GLM(tiny_graph, samples=2, compiled=None, readings=None)
+    program = GLM(tiny_graph, samples=2, compiled=None, readings=False)
     log, before = StepLog(), len(lm.engine.calls)
     with dspy.context(lm=lm, adapter=program.adapter):
         program._sample("the year of Notes on the Analytical Engine", log)

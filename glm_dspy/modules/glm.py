@@ -75,7 +75,9 @@ ACT_SCHEMA_RELATIONS = LARGE_SCHEMA
 ACT_RELATIONS = PROMPT_RELATIONS
 MAX_PRINTED_IDS = 20  # more printed items than this are not checked for being node ids (a query each)
 # agents only some options add (GLM.load_state): a compiled program may lack them
-DEFAULT_BANK_MATCH = 0.9  # docs/benchmarks.md, issue 31: where the readings lever gives way to the bank
+# a question at least this close in form to one of the Cypher Act's bank goes to Algorithm 1 before
+# the readings (docs/benchmarks.md, issue 31: the bank holds a shape known to be right there)
+BANK_MATCH = 0.9
 OPTIONAL_AGENTS = frozenset({"plan", "judge", "reflection", "cypher", "readings"})
 
 
@@ -83,16 +85,13 @@ class GLM(dspy.Module):
     def __init__(self, graph=None, *, max_steps: int = DEFAULT_MAX_STEPS, executor=None,
                  kind: str | None = None, compiled: str | None = "default", samples: int = DEFAULT_SAMPLES,
                  pipelined: bool = False, plan: bool = False,
-                 reflect: int = 0, act: str = "auto", readings: str | None = "nearest",
-                 bank_match: float = DEFAULT_BANK_MATCH, decompose: bool = True,
+                 reflect: int = 0, act: str = "auto", readings: bool = True,
                  question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT_S):
         """`compiled`: "default" loads the compiled program shipped for the configured LM's model
         (glm_dspy/compiled/glm-<model>.json, only when its metadata names that model; else the
         hand-written program), None (or "none") the hand-written program, a path that file
         (glm_dspy/programs.py). `self.program_path` says which file was loaded, if any.
-        `question_timeout_s`: one deadline over all of a question's agent calls and graph work.
-        `decompose`: the readings answer Reason's requests too (a part of the question, asked in
-        Algorithm 1's loop) before Act writes code for them."""
+        `question_timeout_s`: one deadline over all of a question's agent calls and graph work."""
         super().__init__()
         assert question_timeout_s > 0, question_timeout_s
         self.question_timeout_s = question_timeout_s
@@ -129,20 +128,19 @@ class GLM(dspy.Module):
         self.cypher = Text2Cypher(graph) if act == "cypher" else None
         # readings (issue 31; Pangu's "don't generate, discriminate"): before Algorithm 1, the graph
         # proposes the readings of the question its named nodes and stated values allow, typed by what
-        # the question asks (glm_dspy/modules/discriminate.py); "model": the model picks one of them
-        # (one call), "nearest" (the default): the best fitting reading answers (no call), None: off
-        # (Algorithm 1 alone; docs/benchmarks.md, "Natural questions", measures both). A question no
-        # reading answers (yes or no, no start, the model's "none") goes on to Algorithm 1, and so
-        # does one the Cypher Act's example bank holds in the same form (the cosine of the forms,
-        # names aside, at least `bank_match`): there generation copies a shape known to be right.
-        if readings not in (None, "model", "nearest"):
-            raise ValueError(f"readings must be 'model', 'nearest' or None, got {readings!r}")
+        # the question asks (glm_dspy/modules/discriminate.py), and the best fitting one answers (no
+        # call); the parts of the question Reason asks for are read so too, before Act writes code for
+        # them. False: Algorithm 1 alone (docs/benchmarks.md, "Natural questions", measures both). A
+        # question no reading answers (yes or no, no start) goes on to Algorithm 1, and so does one the
+        # Cypher Act's example bank holds in the same form (the cosine of the forms, names aside, at
+        # least BANK_MATCH): there generation copies a shape known to be right.
+        if not isinstance(readings, bool):
+            raise ValueError(f"readings must be True or False, got {readings!r}")
         from glm_dspy.modules.discriminate import Discriminate
 
-        self.readings = Discriminate(graph, chooser=readings, relation_words=getattr(self.cypher, "relation_words", None)) \
+        self.readings = Discriminate(graph, relation_words=getattr(self.cypher, "relation_words", None)) \
             if readings and graph is not None else None
-        self.decompose = decompose
-        self.bank_match = bank_match
+        self.bank_match = BANK_MATCH
         # Graph Counselor (its paper's planning, judge and reflection): plan the reasoning path first;
         # after an answer, a judge says if it is right and, if not, a reflection goes into the next attempt's context, `reflect` times at most
         assert reflect >= 0, reflect
@@ -341,8 +339,7 @@ class GLM(dspy.Module):
         problem, if any. `reads`: a part of the question Reason asks for, which a reading of the
         graph may answer with no call (the decomposition: Reason splits, the readings answer the
         parts), before Act writes code for it."""
-        found_by_reading = self.readings.answer(request, log) if reads and self.decompose \
-            and self._reads(request) else None
+        found_by_reading = self.readings.answer(request, log) if reads and self._reads(request) else None
         if found_by_reading is not None:
             notebook.add(request, found_by_reading[0])
             return None
