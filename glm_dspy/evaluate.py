@@ -54,7 +54,7 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
 
     GLM's snippet executor gets one worker per concurrent question (at least GLM's own 2), so
     `concurrency` questions never wait on each other's snippets; workers start on first use."""
-    from glm_dspy.modules import GLM, BaseLLM, FastToG, GraphCoT, GraphRAG, TextRAG, Text2Cypher
+    from glm_dspy.modules import GLM, BaseLLM, FastToG, GraphCounselor, GraphCoT, GraphRAG, TextRAG, Text2Cypher
 
     def glm(**options):
         executor = graph.executor(num_workers=max(2, concurrency))
@@ -65,7 +65,8 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
                  "graphrag": lambda: GraphRAG(graph),
                  "textrag": lambda: TextRAG(graph), "base": BaseLLM,
                  "text2cypher": lambda: Text2Cypher(graph),
-                 "counselor": lambda: glm(plan=True, reflect=2),  # Graph Counselor on GLM
+                 # Graph Counselor around GLM's Algorithm 1 (its paper has no readings)
+                 "counselor": lambda: GraphCounselor(glm(readings=False)),
                  "fasttog": lambda: FastToG(graph),
                  "glm-cypher": lambda: glm(act="cypher"),  # GLM whose Act writes Cypher (Text2Cypher)
                  "glm-python": lambda: glm(act="python"),  # GLM whose Act writes Python snippets (the paper's)

@@ -21,7 +21,7 @@ PREDICTION_FIELDS = ("answer", "steps", "error_category", "num_calls", "prompt_t
                      "completion_tokens")
 # GLM's agents; "graph": a snippet GLM ran itself (no LLM call); "answer": a baseline's one
 # call; "graphcot": one Graph-CoT Thought/Action step; "cypher": Text2Cypher writing a query;
-# "plan", "judge", "reflect": Graph Counselor's agents (GLM(plan=True, reflect=N)); "community": FastToG's
+# "plan", "judge", "reflect": Graph Counselor's agents (modules/counselor.py); "community": FastToG's
 # fine pruning
 AGENTS = ("classify", "reason", "act", "graph", "answer", "graphcot", "cypher", "plan", "judge", "reflect",
           "community", "choose")

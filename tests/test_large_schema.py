@@ -99,6 +99,7 @@ def test_graphcot_and_counselors_plan_see_the_questions_relations_not_the_whole_
     from dspy.utils import DummyLM
 
     from glm_dspy.function_docs import PROMPT_RELATIONS, relations_for
+    from glm_dspy.modules.counselor import GraphCounselor
     from glm_dspy.modules.glm import GLM
     from glm_dspy.modules.graphcot import GraphCoT
 
@@ -114,7 +115,8 @@ def test_graphcot_and_counselors_plan_see_the_questions_relations_not_the_whole_
                   "[[ ## notebook ## ]]": {"finished": True, "answer": "x", "missing_information": ""},
                   "[[ ## question ## ]]": {"kind": "deterministic"}})
     with dspy.context(lm=lm):
-        GLM(large_graph, readings=False, act="python", plan=True, compiled=None)(question=QUESTION)
+        GraphCounselor(GLM(large_graph, readings=False, act="python", compiled=None), max_reflections=0)(
+            question=QUESTION)
     plan = next(entry for entry in lm.history if "[[ ## reflection ## ]]" in entry["messages"][-1]["content"])
     graph = plan["messages"][-1]["content"].split("[[ ## graph ## ]]", 1)[1]
     assert sorted(_shown(graph)) == sorted(relations)

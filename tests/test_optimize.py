@@ -7,6 +7,7 @@ from pathlib import Path
 import dspy
 from dspy.utils import DummyLM
 
+from glm_dspy.modules.counselor import GraphCounselor
 from glm_dspy.modules.glm import GLM
 from optimize.compile import compile_glm
 
@@ -431,9 +432,9 @@ def test_the_shipped_program_is_the_default_of_its_model_and_its_demos_a_stable_
 
 
 def test_the_shipped_program_loads_into_every_glm_arm(nobel_graph, tmp_path):
-    """The shipped program was compiled without Graph Counselor's agents; `glm-dspy eval --programs
-    counselor` (GLM with plan and reflect) loads it, its own plan, judge and reflection hand-written,
-    and so do the Python-Act and grammar arms. A file of another program's state is refused."""
+    """The shipped program is GLM's agents; `glm-dspy eval --programs counselor` (Graph Counselor
+    around a GLM) loads it into its GLM, its own plan, judge and reflection hand-written, and so
+    does the Python-Act arm. A file of another program's state is refused."""
     from glm_dspy.evaluate import make_program
     from glm_dspy.models import DEFAULT_MODEL
     from glm_dspy.modules import Text2Cypher
@@ -445,9 +446,10 @@ def test_the_shipped_program_loads_into_every_glm_arm(nobel_graph, tmp_path):
                 for arm in ("counselor", "glm-python", "glm")}
     for program in programs.values():
         assert program.program_path == path
-        if program.cypher is not None:
-            assert program.cypher.generate.demos[-1]["question"] == demo
-    hand = GLM(nobel_graph, readings=False, compiled=None, plan=True, reflect=2)
+        glm = getattr(program, "glm", program)  # Graph Counselor's arm wraps a GLM
+        if glm.cypher is not None:
+            assert glm.cypher.generate.demos[-1]["question"] == demo
+    hand = GraphCounselor(GLM(nobel_graph, readings=False, compiled=None))  # its own agents: hand-written
     assert programs["counselor"].plan.dump_state() == hand.plan.dump_state()
     assert programs["counselor"].reflection.dump_state() == hand.reflection.dump_state()
     other = tmp_path / "text2cypher.json"

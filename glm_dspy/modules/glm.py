@@ -46,8 +46,7 @@ import dspy
 from glm_dspy.adapter import GLMAdapter
 from glm_dspy.autofix import autofix
 from glm_dspy.journal import current_run
-from glm_dspy.function_docs import (LARGE_SCHEMA, PROMPT_RELATIONS, graph_context, is_large, relations_for,
-                                   schema_summary)
+from glm_dspy.function_docs import LARGE_SCHEMA, PROMPT_RELATIONS, graph_context, is_large, relations_for
 from glm_dspy.modules.act import ActAgent
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.classify import ClassifyAgent
@@ -56,9 +55,8 @@ from glm_dspy.modules.text2cypher.answer_type import ASKS, NODE, kind_problem
 from glm_dspy.notebook import Notebook
 from glm_dspy.observation import Observation, is_empty_output, printed_values
 from glm_dspy.pipeline import Prefetcher, prefetch_pool
-from glm_dspy.lm.query import decoding_listener, query_context
+from glm_dspy.lm.query import current_query_id, decoding_listener, query_context
 from graphs.node_info import CHUNK_OPENING
-from glm_dspy.signatures import Judge, Plan, Reflect
 from glm_dspy.steps import (CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, TIME_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog,
                             listening)
 from graphs.deadline import DeadlinePassed, deadline, remaining_s
@@ -69,7 +67,7 @@ DEFAULT_MAX_STEPS = 10
 # and the output most of them print is kept (docs/benchmarks.md, "The Python Act's levers")
 DEFAULT_SAMPLES = 4
 SAMPLE_TEMPERATURE = 0.8
-# A schema with more relations than this shows Act (and the Plan) only the ACT_RELATIONS nearest each
+# A schema with more relations than this shows Act (and Graph Counselor's plan) only the ACT_RELATIONS nearest each
 # request (PQL-2H's 726 Freebase relations made a 9k-token prompt; glm_dspy.function_docs.relations_for)
 ACT_SCHEMA_RELATIONS = LARGE_SCHEMA
 ACT_RELATIONS = PROMPT_RELATIONS
@@ -78,14 +76,13 @@ MAX_PRINTED_IDS = 20  # more printed items than this are not checked for being n
 # a question at least this close in form to one of the Cypher Act's bank goes to Algorithm 1 before
 # the readings (docs/benchmarks.md, issue 31: the bank holds a shape known to be right there)
 BANK_MATCH = 0.9
-OPTIONAL_AGENTS = frozenset({"plan", "judge", "reflection", "cypher", "readings"})
+OPTIONAL_AGENTS = frozenset({"cypher", "readings"})
 
 
 class GLM(dspy.Module):
     def __init__(self, graph=None, *, max_steps: int = DEFAULT_MAX_STEPS, executor=None,
                  kind: str | None = None, compiled: str | None = "default", samples: int = DEFAULT_SAMPLES,
-                 pipelined: bool = False, plan: bool = False,
-                 reflect: int = 0, act: str = "auto", readings: bool = True,
+                 pipelined: bool = False, act: str = "auto", readings: bool = True,
                  question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT_S):
         """`compiled`: "default" loads the compiled program shipped for the configured LM's model
         (glm_dspy/compiled/glm-<model>.json, only when its metadata names that model; else the
@@ -141,13 +138,6 @@ class GLM(dspy.Module):
         self.readings = Discriminate(graph, relation_words=getattr(self.cypher, "relation_words", None)) \
             if readings and graph is not None else None
         self.bank_match = BANK_MATCH
-        # Graph Counselor (its paper's planning, judge and reflection): plan the reasoning path first;
-        # after an answer, a judge says if it is right and, if not, a reflection goes into the next attempt's context, `reflect` times at most
-        assert reflect >= 0, reflect
-        self.reflect = reflect
-        self.plan = dspy.Predict(Plan, max_tokens=160) if plan else None
-        self.judge = dspy.Predict(Judge, max_tokens=16) if reflect else None
-        self.reflection = dspy.Predict(Reflect, max_tokens=320) if reflect else None
         self.kind = kind  # None: Classify decides; else every question takes this path, no Classify call
         self.graph = graph
         self.executor = executor
@@ -169,10 +159,11 @@ class GLM(dspy.Module):
                     raise ValueError(f"{self.program_path}: not a saved GLM program: it has no {error}") from error
 
     def load_state(self, state: dict, **kwargs):
-        """DSPy's load, less strict about the agents an option adds: a program compiled without
-        Graph Counselor's plan, judge and reflection (`plan`, `reflect`) or without the Cypher Act
-        (`act="python"`) loads into a GLM that has them, and those agents keep their hand-written
-        state. The three agents of Algorithm 1 must be in the state."""
+        """DSPy's load, less strict about the agents an option adds: a program compiled without the
+        Cypher Act (`act="python"`) or the readings loads into a GLM that has them, and those agents
+        keep their hand-written state; agents the state has and this GLM lacks (an older program's
+        Graph Counselor agents, now glm_dspy/modules/counselor.py's) are ignored. The three agents
+        of Algorithm 1 must be in the state."""
         own = dict(self.named_predictors())
         lacking = [name for name in own if name not in state and name.split(".")[0] not in OPTIONAL_AGENTS]
         if lacking:
@@ -193,12 +184,15 @@ class GLM(dspy.Module):
             self.executor = self.graph.executor(num_workers=2)
         return self.executor
 
-    def forward(self, question: str) -> dspy.Prediction:
+    def forward(self, question: str, guidance: str = "") -> dspy.Prediction:
+        """Answer `question`. `guidance`: what a module around GLM tells it first (GraphCounselor's
+        plan, glm_dspy/modules/counselor.py): it opens the notebook, where Reason reads it, and
+        follows the question in Act's request on the deterministic path. A reading that answers
+        the question needs none."""
         log = StepLog()
         notebook = Notebook()
-        run = current_run()  # a journaled batch names the query (glm_dspy/batch.py)
-        query_id = run.query_id if run is not None else uuid.uuid4().hex
-        reflections: list[str] = []
+        run = current_run()  # a journaled batch names the query (glm_dspy/batch.py); so does a module around GLM
+        query_id = run.query_id if run is not None else current_query_id() or uuid.uuid4().hex
         answer, category, kind = None, TIME_LIMIT, self.kind or "deterministic"
         with dspy.context(adapter=self.adapter), query_context(query_id), \
                 deadline(time.monotonic() + self.question_timeout_s):
@@ -207,17 +201,8 @@ class GLM(dspy.Module):
                 found = self.readings.answer(question, log) if tried else None
                 if found is not None:
                     answer, category = found[0], None
-                for round_ in range(1 + self.reflect if found is None else 0):
-                    if round_:
-                        notebook = Notebook()
-                    answer, category, kind = self._attempt(question, notebook, log, reflections)
-                    if round_ == self.reflect or category == UNEXPECTED_OUTPUT or self._judged_right(
-                            question, notebook, answer, log):
-                        break
-                    reflection = self._reflect(question, notebook, answer, log)
-                    if reflection is None:
-                        break
-                    reflections.append(reflection)
+                else:
+                    answer, category, kind = self._attempt(question, notebook, log, guidance)
                 # a question of the bank's form whose generated query failed: the readings are the next candidate
                 if not answer and self.readings is not None and not tried \
                         and (found := self.readings.answer(question, log)) is not None:
@@ -225,24 +210,15 @@ class GLM(dspy.Module):
             except DeadlinePassed as error:
                 log.add(Step("graph", error=f"the question's time limit ({self.question_timeout_s:g} s) passed: {error}"))
                 answer, category = None, TIME_LIMIT
-        extra = {"rounds": len(reflections) + 1, "reflections": reflections} if self.reflect else {}
-        return log.prediction(answer, category, kind=kind, notebook=notebook.text, query_id=query_id, **extra)
+        return log.prediction(answer, category, kind=kind, notebook=notebook.text, query_id=query_id)
 
     def _attempt(self, question: str, notebook: Notebook, log: StepLog,
-                 reflections: list[str]) -> tuple[str | None, str | None, str]:
-        """One pass of Algorithm 1 (with a plan and the reflections so far, where asked for):
-        (answer, error category, kind)."""
+                 guidance: str) -> tuple[str | None, str | None, str]:
+        """Algorithm 1, `guidance` first (`forward`): (answer, error category, kind)."""
         request = question
-        if reflections:
-            notebook.append("Reflection on the earlier attempt:\n" + reflections[-1])
-        if self.plan is not None:
-            schema = schema_summary(self.graph, question) if self.graph else ""
-            prediction, step = call_agent("plan", self.plan, graph=schema,
-                                          question=question, reflection=reflections[-1] if reflections else "")
-            log.add(step)
-            if prediction is not None and _text(prediction.plan):
-                notebook.append("Plan:\n" + _text(prediction.plan))
-                request = f"{question}\nFollow this plan:\n{_text(prediction.plan)}"
+        if guidance:
+            notebook.append(guidance)
+            request = f"{question}\n{guidance}"
         # in Cypher, one query answers lookups, multi-hop and aggregate questions alike: the question
         # goes straight to Act (no Classify call), and the notebook loop takes over only if it fails
         kind = self.kind or ("deterministic" if self.cypher is not None else self._classify(question, log))
@@ -257,27 +233,6 @@ class GLM(dspy.Module):
             answer, category = self._iterate(question, notebook, log,
                                              act_first=kind != "deterministic")
         return answer, category, kind
-
-    def _judged_right(self, question: str, notebook: Notebook, answer: str | None, log: StepLog) -> bool:
-        """The judge's flag (no reflection asked for: True). No answer is never right."""
-        if not self.reflect:
-            return True
-        if not answer:
-            return False
-        prediction, step = call_agent("judge", self.judge, question=question, retrieved=notebook.text or "(nothing)",
-                                      answer=answer)
-        log.add(step)
-        return bool(prediction.correct) if prediction is not None else True  # an unreadable verdict stops
-
-    def _reflect(self, question: str, notebook: Notebook, answer: str | None, log: StepLog) -> str | None:
-        prediction, step = call_agent("reflect", self.reflection, question=question,
-                                      attempt=notebook.text or "(nothing)", answer=answer or "")
-        log.add(step)
-        if prediction is None:
-            return None
-        return "\n".join(f"{label}: {_text(getattr(prediction, field))}" for label, field in (
-            ("Recap", "recap"), ("Analysis", "analysis"), ("Refinement", "refinement"),
-            ("Backward check", "backward_check")) if _text(getattr(prediction, field)))
 
     def batch(self, questions: list[str], *, concurrency: int = 4, journal=None, batch_id: str | None = None,
               on_done=None) -> list[dspy.Prediction]:
@@ -320,7 +275,7 @@ class GLM(dspy.Module):
             log.add(step)
             if prediction is None:
                 return None, UNEXPECTED_OUTPUT
-            answer, missing = _text(prediction.answer), _text(prediction.missing_information)
+            answer, missing = field_text(prediction.answer), field_text(prediction.missing_information)
             if answer and (prediction.finished or not missing or _grounded(answer, notebook.retrieved_text)):
                 return answer, None
             request = missing or question
@@ -548,8 +503,9 @@ class GLM(dspy.Module):
         return output if result.is_ok and output and not result.is_observation_only else None
 
 
-def _text(value) -> str:
-    """An output field's text; the placeholders small models write for "nothing" read as empty."""
+def field_text(value) -> str:
+    """An output field's text; the placeholders small models write for "nothing" read as empty
+    (GLM's agents and Graph Counselor's, glm_dspy/modules/counselor.py)."""
     text = str(value or "").strip()
     return "" if text.lower() in ("none", "n/a", "null", "empty", '""') else text
 
