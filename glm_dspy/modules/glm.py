@@ -72,23 +72,39 @@ SAMPLE_TEMPERATURE = 0.8
 ACT_SCHEMA_RELATIONS = LARGE_SCHEMA
 ACT_RELATIONS = PROMPT_RELATIONS
 MAX_PRINTED_IDS = 20  # more printed items than this are not checked for being node ids (a query each)
-# agents only some options add (GLM.load_state): a compiled program may lack them
 # a question at least this close in form to one of the Cypher Act's bank goes to Algorithm 1 before
 # the readings (docs/benchmarks.md, issue 31: the bank holds a shape known to be right there)
 BANK_MATCH = 0.9
+# agents only some options add (GLM.load_state): a compiled program may lack them
 OPTIONAL_AGENTS = frozenset({"cypher", "readings"})
 
 
 class GLM(dspy.Module):
-    def __init__(self, graph=None, *, max_steps: int = DEFAULT_MAX_STEPS, executor=None,
-                 kind: str | None = None, compiled: str | None = "default", samples: int = DEFAULT_SAMPLES,
-                 pipelined: bool = False, act: str = "auto", readings: bool = True,
-                 question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT_S):
-        """`compiled`: "default" loads the compiled program shipped for the configured LM's model
-        (glm_dspy/compiled/glm-<model>.json, only when its metadata names that model; else the
-        hand-written program), None (or "none") the hand-written program, a path that file
-        (glm_dspy/programs.py). `self.program_path` says which file was loaded, if any.
-        `question_timeout_s`: one deadline over all of a question's agent calls and graph work."""
+    def __init__(self, graph=None, *, compiled: str | None = "default", act: str = "auto", readings: bool = True,
+                 kind: str | None = None, max_steps: int = DEFAULT_MAX_STEPS, samples: int = DEFAULT_SAMPLES,
+                 question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT_S, executor=None, pipelined: bool = False):
+        """GLM over `graph` (glm_dspy.open_graph(DIR)). Options wrap it as modules (Graph Counselor:
+        glm_dspy/modules/counselor.py); these are what a user of GLM itself chooses.
+
+        compiled: "default", the program compiled for the configured LM's model (glm_dspy/compiled/
+            glm-<model>.json, where its metadata names that model; else the hand-written one); None
+            or "none", the hand-written program; a path, that file (glm_dspy/programs.py).
+            `self.program_path` says which file was loaded, if any.
+        act: the language Act writes: "python", snippets over the graph functions (the paper's Act);
+            "cypher", the Text2Cypher pipeline, a Python snippet where its query still fails;
+            "auto", Cypher where the graph has a bank of example queries (glm-dspy build writes one).
+        readings: the graph's readings answer the question, and the parts Reason asks for, with no
+            LLM call where one fits (glm_dspy/modules/discriminate.py); False: Algorithm 1 alone.
+        kind: "deterministic" or "non_deterministic" sends every question down that path with no
+            Classify call; None, Classify decides (Act in Cypher: deterministic).
+        max_steps: Reason's steps in the notebook loop, at most.
+        samples: snippets drawn at once, at SAMPLE_TEMPERATURE, when Act's first for the question fails.
+        question_timeout_s: one deadline over all of a question's agent calls and graph work.
+        executor: the snippet executor (default: the graph's, 2 workers); one worker per concurrent
+            question keeps them from waiting on each other.
+        pipelined: RetrieveNode lookups start while Act still decodes its snippet (glm_dspy/pipeline.py):
+            for where retrieval costs as much as decoding; on a 2-core CPU it cost 9-18% p50
+            latency (bench.pipeline, docs/benchmarks.md)."""
         super().__init__()
         assert question_timeout_s > 0, question_timeout_s
         self.question_timeout_s = question_timeout_s
@@ -103,16 +119,10 @@ class GLM(dspy.Module):
         self.act = ActAgent(context)
         self.max_steps = max_steps
         self.samples = samples
-        # pipelined: RetrieveNode lookups start while Act is still decoding its snippet (glm_dspy/pipeline.py);
-        # off by default: on a 2-core CPU the prefetch competes with decoding and cost 9-18% p50 latency
-        # (bench.pipeline, docs/benchmarks.md); on where retrieval costs as much as decoding
         self.pipelined = pipelined
-        # act: the language Act answers a request in. "python": snippets over the graph functions
-        # (the paper's Act); "cypher": the Text2Cypher pipeline (glm_dspy/modules/text2cypher/),
-        # its steps joining the log, and a Python snippet where its query still fails after its
-        # repairs; "auto" (default): Cypher where the graph has a bank of example
-        # queries (glm-dspy build writes one from a train split: Nobel, PathQuestion, synthetic), where
-        # it answered far more dev questions (docs/benchmarks.md), else Python
+        # act "auto": Cypher where the graph has a bank of example queries (Nobel, PathQuestion,
+        # synthetic from their train splits; any graph from its schema), where it answered far more
+        # dev questions than Python (docs/benchmarks.md)
         from glm_dspy.modules.text2cypher import Text2Cypher, default_examples_path
 
         if act not in ("auto", "python", "cypher"):
@@ -138,7 +148,7 @@ class GLM(dspy.Module):
         self.readings = Discriminate(graph, relation_words=getattr(self.cypher, "relation_words", None)) \
             if readings and graph is not None else None
         self.bank_match = BANK_MATCH
-        self.kind = kind  # None: Classify decides; else every question takes this path, no Classify call
+        self.kind = kind
         self.graph = graph
         self.executor = executor
         # ChatAdapter without the JSON fallback (the prompt layout must not change on a parse
