@@ -52,7 +52,7 @@ def build_workload(graph, num_queries: int, seed: int) -> list[list[Call]]:
     from glm_dspy.modules.glm import GLM
 
     rng = random.Random(seed)
-    program, adapter = GLM(graph, readings=None), GLMAdapter()  # the agents' calls
+    program, adapter = GLM(graph, readings=False), GLMAdapter()  # the agents' calls
     rows = graph.store.query("MATCH (n:laureate) RETURN n.id AS id, n.name AS name, n.degree AS d ORDER BY d DESC, id")
     nodes = [(r["id"], r["name"]) for r in rows]
     weights = list(itertools.accumulate(1 / (rank + 1) ** 1.1 for rank in range(len(nodes))))

@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     with open_graph(args.db) as graph:
         for question, expected in questions:  # arms interleaved per question: the same cache warmth
             for arm, kind in ARMS.items():
-                prediction = GLM(graph, kind=kind, readings=None)(question=question)
+                prediction = GLM(graph, kind=kind, readings=False)(question=question)
                 result = results[arm]
                 if expected.lower() in prediction.answer.lower():
                     result.num_right += 1

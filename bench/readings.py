@@ -9,9 +9,8 @@ does each chooser take?
 For each question, `Discriminate.shown` (glm_dspy/modules/discriminate.py) gives the `k` best
 fitting readings that read rows. Reported per question kind (the file's `kind`, or the tier):
   oracle@k  some reading shown reads exactly the gold answer (the ceiling of any chooser)
-  nearest   the best fitting one does, or a yes/no question's join (GLM's default,
-            `readings="nearest"`: no LLM call)
-  model     the model's pick by number does (`readings="model"`: one call; only with --model)
+  nearest   the best fitting one does, or a yes/no question's join (GLM's readings: no LLM call)
+  model     the model's pick by number does (`Discriminate(chooser="model")`: one call; only with --model)
   none      no reading answers (GLM then runs Algorithm 1)
 `--off LEVER` measures with one of Discriminate's levers off (ranked, likened, stated, yes/no, meets,
 union, counted, absent).

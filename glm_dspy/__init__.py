@@ -11,6 +11,7 @@ executor's worker process imports it and must start fast).
 
 _LAZY = {
     "GLM": "glm_dspy.modules.glm",
+    "GraphCounselor": "glm_dspy.modules.counselor",
     "open_graph": "glm_dspy.graph",
     "Graph": "glm_dspy.graph",
     "configure": "glm_dspy.configuration",

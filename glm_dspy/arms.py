@@ -3,12 +3,10 @@
 Its own module, importing nothing, so the CLI checks arm names before it loads a model.
 """
 
-# glm-grammar: GLM with its replies decoded under the grammars of glm_dspy/grammar; glm-greedy: GLM drawing
-# no further snippets when the first fails (samples=0); glm-whole: GLM whose readings answer the whole
-# question only, not Reason's requests (decompose=False); each for the on/off comparison with glm
-ARMS = ("glm", "glm-grammar", "glm-greedy", "graphcot", "graphrag", "textrag", "base", "text2cypher", "counselor",
-        "fasttog", "glm-communities", "glm-cypher", "glm-python", "glm-no-readings", "glm-model-readings",
-        "glm-whole")
+# glm-greedy: GLM drawing no further snippets when the first fails (samples=0); glm-no-readings: GLM
+# without the readings (readings=False); each for the on/off comparison with glm
+ARMS = ("glm", "glm-greedy", "graphcot", "graphrag", "textrag", "base", "text2cypher", "counselor",
+        "fasttog", "glm-cypher", "glm-python", "glm-no-readings")
 
 
 def parse_arms(text: str) -> list[str]:

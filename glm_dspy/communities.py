@@ -10,9 +10,7 @@
      nodes, m: edges of the neighbourhood), the top `k` kept
   4. each as text, one triple a line: `<name> -<relation>-> <name>` (FastToG's Triple2Text),
      the start node's edges into the community first
-`CommunityInfo(id)` (a graph function GLM's Act may call with `GLM(communities=True)`) prints
-the top communities of a node this way; the `fasttog` arm reasons over them community by
-community (glm_dspy/modules/fasttog.py).
+The `fasttog` arm reasons over them community by community (glm_dspy/modules/fasttog.py).
 """
 
 from __future__ import annotations
@@ -118,16 +116,3 @@ class Communities:
                 names[node_id] = retriever.label(node_id) or node_id
             return names[node_id]
         return label
-
-    def info(self, node_id: str) -> str:
-        """CommunityInfo(id): the node's top communities as text (a graph function's output)."""
-        from glm_dspy.observation import Observation
-
-        if not isinstance(node_id, str) or not self.graph.retriever._is_node(node_id):
-            return Observation(f"CommunityInfo needs a node id, e.g. CommunityInfo(RetrieveNode(\"Marie Curie\")); "
-                               f"got {node_id!r}")
-        communities = self.around(node_id)
-        if not communities:
-            return f"{node_id} has no neighbours"
-        return "\n\n".join(f"Community {i} (modularity {c.modularity:.3f}):\n{c.text()}"
-                           for i, c in enumerate(communities, 1))

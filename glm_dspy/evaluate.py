@@ -54,27 +54,25 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
 
     GLM's snippet executor gets one worker per concurrent question (at least GLM's own 2), so
     `concurrency` questions never wait on each other's snippets; workers start on first use."""
-    from glm_dspy.modules import GLM, BaseLLM, FastToG, GraphCoT, GraphRAG, TextRAG, Text2Cypher
+    from glm_dspy.modules import GLM, BaseLLM, FastToG, GraphCounselor, GraphCoT, GraphRAG, TextRAG, Text2Cypher
 
     def glm(**options):
-        executor = graph.executor(num_workers=max(2, concurrency), communities=options.get("communities", False))
+        executor = graph.executor(num_workers=max(2, concurrency))
         return GLM(graph, executor=executor, compiled=glm_program, **options)
 
-    factories = {"glm": glm, "glm-grammar": lambda: glm(constrained=True), "glm-greedy": lambda: glm(samples=0),
+    factories = {"glm": glm, "glm-greedy": lambda: glm(samples=0),
                  "graphcot": lambda: GraphCoT(graph),
                  "graphrag": lambda: GraphRAG(graph),
                  "textrag": lambda: TextRAG(graph), "base": BaseLLM,
                  "text2cypher": lambda: Text2Cypher(graph),
-                 "counselor": lambda: glm(plan=True, reflect=2),  # Graph Counselor on GLM
-                 "fasttog": lambda: FastToG(graph), "glm-communities": lambda: glm(communities=True),
+                 # Graph Counselor around GLM's Algorithm 1 (its paper has no readings)
+                 "counselor": lambda: GraphCounselor(glm(readings=False)),
+                 "fasttog": lambda: FastToG(graph),
                  "glm-cypher": lambda: glm(act="cypher"),  # GLM whose Act writes Cypher (Text2Cypher)
                  "glm-python": lambda: glm(act="python"),  # GLM whose Act writes Python snippets (the paper's)
-                 # issue 31's levers: GLM reads the graph's readings first, the best fitting one
-                 # answering (no call; the default, "glm"); without them (Algorithm 1 alone); or
-                 # with the model choosing among them (one call)
-                 "glm-no-readings": lambda: glm(readings=None),
-                 "glm-model-readings": lambda: glm(readings="model"),
-                 "glm-whole": lambda: glm(decompose=False)}
+                 # issue 31's lever: GLM reads the graph's readings first, the best fitting one
+                 # answering (no call; the default, "glm"), or not (Algorithm 1 alone)
+                 "glm-no-readings": lambda: glm(readings=False)}
     if arm not in factories:
         raise ValueError(f"unknown program {arm!r}; choose from {', '.join(ARMS)}")
     return factories[arm]()

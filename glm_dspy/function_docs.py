@@ -25,16 +25,10 @@ Given an unknown id, feature or neighbour type, a function returns a message str
 names the valid options instead of a result."""
 
 
-COMMUNITY_DOC = """CommunityInfo(id) -> text: the node's neighbourhood split into communities (groups of
-closely linked nodes), the most cohesive first, each as triples "name -relation-> name"."""
-
-
-def graph_context(schema: GraphSchema, communities: bool = False, relations: Collection[str] | None = None) -> str:
-    """Function docs plus the schema summary of one graph, for the Act prompt; `communities`: with
-    CommunityInfo (GLM(communities=True), glm_dspy/communities.py); `relations`: only these
-    neighbour types (a large schema pruned to a request's, `relations_for`)."""
-    docs = f"{FUNCTION_DOCS}\n{COMMUNITY_DOC}" if communities else FUNCTION_DOCS
-    return f"{docs}\n\nThe graph ({schema.name}):\n{schema.summary(relations)}"
+def graph_context(schema: GraphSchema, relations: Collection[str] | None = None) -> str:
+    """Function docs plus the schema summary of one graph, for the Act prompt; `relations`: only
+    these neighbour types (a large schema pruned to a request's, `relations_for`)."""
+    return f"{FUNCTION_DOCS}\n\nThe graph ({schema.name}):\n{schema.summary(relations)}"
 
 
 def is_large(schema: GraphSchema) -> bool:

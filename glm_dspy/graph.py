@@ -1,9 +1,8 @@
 """`open_graph`: everything a program needs from one database directory, opened once.
 
 A `Graph` owns the Kuzu store, the RetrieveNode index and the retriever built on them;
-`executor()` hands out a sandboxed snippet executor bound to the graph functions;
-`act_grammar()` is the grammar Act's snippets are decoded under, and `name_matcher()` matches
-names the graph lacks to its own by meaning (autofix), each built once per graph.
+`executor()` hands out a sandboxed snippet executor bound to the graph functions, and
+`name_matcher()` matches names the graph lacks to its own by meaning (autofix), built once per graph.
 Closing the graph closes the executors it handed out.
 """
 
@@ -23,7 +22,6 @@ class Graph:
     store: GraphStore
     retriever: Retriever
     _executors: list = field(default_factory=list)
-    _act_grammar: str | None = None
     _name_matcher: object | None = None
 
     def name_matcher(self):
@@ -36,29 +34,15 @@ class Graph:
             self._name_matcher = NameMatcher(features + neighbour_types, self.retriever.node_index.embedder)
         return self._name_matcher
 
-    def act_grammar(self) -> str:
-        """The grammar of Act's replies on this graph (glm_dspy/grammar/snippet.py), built once."""
-        if self._act_grammar is None:
-            from glm_dspy.grammar.snippet import act_grammar
-
-            self._act_grammar = act_grammar(self.schema)
-        return self._act_grammar
-
     @property
     def schema(self) -> GraphSchema:
         return self.store.schema
 
-    def executor(self, *, timeout_s: float = 5.0, num_workers: int = 1, communities: bool = False):
-        """A `SnippetExecutor` whose snippets can call this graph's functions (`communities`: and
-        CommunityInfo, glm_dspy/communities.py)."""
+    def executor(self, *, timeout_s: float = 5.0, num_workers: int = 1):
+        """A `SnippetExecutor` whose snippets can call this graph's functions."""
         from glm_dspy.executor import SnippetExecutor
 
-        functions = self.retriever.functions()
-        if communities:
-            from glm_dspy.communities import Communities
-
-            functions["CommunityInfo"] = Communities(self).info
-        executor = SnippetExecutor(functions, timeout_s=timeout_s, num_workers=num_workers)
+        executor = SnippetExecutor(self.retriever.functions(), timeout_s=timeout_s, num_workers=num_workers)
         self._executors.append(executor)
         return executor
 

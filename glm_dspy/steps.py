@@ -21,7 +21,7 @@ PREDICTION_FIELDS = ("answer", "steps", "error_category", "num_calls", "prompt_t
                      "completion_tokens")
 # GLM's agents; "graph": a snippet GLM ran itself (no LLM call); "answer": a baseline's one
 # call; "graphcot": one Graph-CoT Thought/Action step; "cypher": Text2Cypher writing a query;
-# "plan", "judge", "reflect": Graph Counselor's agents (GLM(plan=True, reflect=N)); "community": FastToG's
+# "plan", "judge", "reflect": Graph Counselor's agents (modules/counselor.py); "community": FastToG's
 # fine pruning
 AGENTS = ("classify", "reason", "act", "graph", "answer", "graphcot", "cypher", "plan", "judge", "reflect",
           "community", "choose")
@@ -43,7 +43,8 @@ class Step:
     # retry runs at calls.RETRY_TEMPERATURE); empty where the engine reports no calls (not vLLM)
     temperatures: tuple[float, ...] = ()
     num_truncated: int = 0  # LLM calls whose output stopped at max_tokens (as the engine reported)
-    # act only: which try at its request this step is, 0 a new request, n its n-th repair
+    # writers only: which try at its request this step is, 0 a new request, n its n-th sample
+    # (act) or repair (cypher)
     attempt: int = 0
     # act only: whether its snippet ran without error, printed, and printed more than graph-function
     # observations (a real result); None for the other agents and where nobody said (old records)

@@ -235,7 +235,7 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
         for name, db, _, _ in splits:
             graph = stack.enter_context(open_graph(db))
             # the agents are what is compiled: the readings (no call) would answer before them
-            programs[name] = hold_out_own(GLM(graph, compiled=None, readings=None,
+            programs[name] = hold_out_own(GLM(graph, compiled=None, readings=False,
                                               executor=graph.executor(num_workers=2)), family=args.new_shapes)
         program = OnGraphs(programs)
         with counter.phase("dev, hand-written program", len(devset)):
@@ -248,7 +248,7 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
         compiled.program.save(str(out))  # the agents all graphs share, saved as one GLM's state
         # the "after" run is of the program as saved and loaded back: what ships, with no answer
         # remembered from the runs before it (Text2Cypher's answer cache)
-        loaded = OnGraphs({name: hold_out_own(GLM(glm.graph, compiled=out, readings=None, executor=glm.executor),
+        loaded = OnGraphs({name: hold_out_own(GLM(glm.graph, compiled=out, readings=False, executor=glm.executor),
                                               family=args.new_shapes) for name, glm in programs.items()})
         with counter.phase("dev, compiled program", len(devset)):
             after = evaluate_dev(loaded, devset, args.threads)

@@ -107,7 +107,7 @@ ARMS = {  # arm -> (program, scripted outputs, the arm's own fields)
     "text_rag": (lambda g: TextRAG(g, k=2), [{"answer": "x"}], {"context"}),
     "graph_rag": (lambda g: GraphRAG(g), [{"answer": "x"}], {"context"}),
     "graphcot": (lambda g: GraphCoT(g), [{"thought": "t", "action": "Finish[x]"}], {"scratchpad"}),
-    "glm": (lambda g: GLM(g, readings=None), [{"kind": "deterministic"}, {"code": 'print(NodeFeature("p1", "year"))'}],
+    "glm": (lambda g: GLM(g, readings=False), [{"kind": "deterministic"}, {"code": 'print(NodeFeature("p1", "year"))'}],
             {"kind", "notebook", "query_id"}),
 }
 

@@ -76,7 +76,7 @@ def answers(predictions):
 
 def test_a_batch_answers_in_order_and_a_rerun_on_its_journal_asks_nothing(tiny_graph, tmp_path):
     engine, journal = DyingEngine(), tmp_path / "batch.sqlite"
-    program = GLM(tiny_graph, readings=None, compiled=None, samples=0)
+    program = GLM(tiny_graph, readings=False, compiled=None, samples=0)
     with dspy.context(lm=scripted_lm(engine)):
         first = program.batch(QUESTIONS, concurrency=3, journal=journal)
         assert engine.num_calls == CALLS_PER_QUESTION * len(QUESTIONS)
@@ -93,7 +93,7 @@ def test_a_batch_answers_in_order_and_a_rerun_on_its_journal_asks_nothing(tiny_g
 def test_a_lost_engine_is_restarted_once_and_the_query_resumes_at_its_first_unjournaled_call(tiny_graph):
     # the third call of the batch is question 0's Reason call: classify and act are journaled by then
     engine = DyingEngine(die_at={3})
-    program = GLM(tiny_graph, readings=None, compiled=None, samples=0)
+    program = GLM(tiny_graph, readings=False, compiled=None, samples=0)
     with dspy.context(lm=scripted_lm(engine)):
         predictions = program.batch(QUESTIONS[:2], concurrency=1)
     assert answers(predictions) == ["1843", "1843"]
@@ -107,7 +107,7 @@ def test_a_lost_engine_is_restarted_once_and_the_query_resumes_at_its_first_unjo
 
 def test_a_batch_gives_up_after_its_restarts_and_keeps_what_finished(tiny_graph, tmp_path):
     engine = DyingEngine(die_at={4, 5, 6, 7, 8})  # question 0 finishes, then every restart dies again
-    program = GLM(tiny_graph, readings=None, compiled=None, samples=0)
+    program = GLM(tiny_graph, readings=False, compiled=None, samples=0)
     journal = tmp_path / "batch.sqlite"
     with dspy.context(lm=scripted_lm(engine)):
         with pytest.raises(Exception) as raised:
@@ -124,7 +124,7 @@ def test_a_batch_gives_up_after_its_restarts_and_keeps_what_finished(tiny_graph,
 def test_a_query_cut_off_by_a_killed_process_resumes_from_the_journal_file(tiny_graph, tmp_path):
     journal_path = tmp_path / "batch.sqlite"
     engine = DyingEngine()
-    program = GLM(tiny_graph, readings=None, compiled=None, samples=0)
+    program = GLM(tiny_graph, readings=False, compiled=None, samples=0)
     # a process that died after question 0's first two calls: its journal file is all that is left
     with dspy.context(lm=scripted_lm(engine)), Journal(journal_path) as journal:
         query_id = journal.submit(QUESTIONS[:1])[0]
@@ -164,7 +164,7 @@ def test_the_journal_keeps_one_answer_per_query_and_says_what_is_wrong(tmp_path)
 def test_a_batch_refuses_an_empty_question_before_asking_anything(tiny_graph):
     engine = DyingEngine()
     with dspy.context(lm=scripted_lm(engine)), pytest.raises(ValueError, match="question 1 is ''"):
-        GLM(tiny_graph, readings=None, compiled=None).batch(["Who?", ""])
+        GLM(tiny_graph, readings=False, compiled=None).batch(["Who?", ""])
     assert engine.num_attempts == 0
 
 
@@ -194,7 +194,7 @@ def no_backoff(monkeypatch):
 
 def test_a_timed_out_call_is_asked_again_and_the_step_counts_it_once_it_answers(tiny_graph, no_backoff):
     engine = TimingOutEngine(time_out_at={1, 2})
-    program = GLM(tiny_graph, readings=None, compiled=None, samples=0)
+    program = GLM(tiny_graph, readings=False, compiled=None, samples=0)
     with dspy.context(lm=scripted_lm(engine), adapter=program.adapter):
         prediction, step = call_agent("classify", program.classify, question=QUESTIONS[0])
     assert prediction.kind == "non_deterministic" and step.error is None
@@ -205,7 +205,7 @@ def test_a_call_that_keeps_timing_out_restarts_the_engine_in_a_batch(tiny_graph,
     from glm_dspy.modules.calls import timed_out
 
     engine = TimingOutEngine(time_out_at={1, 2, 3})  # the first call and both its new tries
-    program = GLM(tiny_graph, readings=None, compiled=None, samples=0)
+    program = GLM(tiny_graph, readings=False, compiled=None, samples=0)
     with dspy.context(lm=scripted_lm(engine), adapter=program.adapter):
         with pytest.raises(Exception) as raised:
             call_agent("classify", program.classify, question=QUESTIONS[0])

@@ -49,7 +49,7 @@ def test_an_engine_that_dies_mid_batch_is_restarted_and_every_question_is_answer
     killer.start()
     try:
         with dspy.context(lm=lm):
-            predictions = GLM(tiny_graph, readings=None, compiled=None).batch(QUESTIONS, concurrency=4, journal=journal)
+            predictions = GLM(tiny_graph, readings=False, compiled=None).batch(QUESTIONS, concurrency=4, journal=journal)
         killer.join(timeout=5)
         assert not first_transport.is_alive() and engine.transport.is_alive() and engine.num_recoveries == 1
         assert len(predictions) == NUM_QUESTIONS and len({p.query_id for p in predictions}) == NUM_QUESTIONS
@@ -60,7 +60,7 @@ def test_an_engine_that_dies_mid_batch_is_restarted_and_every_question_is_answer
         assert [s.status for s in states] == ["done"] * NUM_QUESTIONS
         # the restarted engine answers new questions too
         with dspy.context(lm=lm):
-            (after,) = GLM(tiny_graph, readings=None, compiled=None).batch(["Who wrote it?"])
+            (after,) = GLM(tiny_graph, readings=False, compiled=None).batch(["Who wrote it?"])
         assert after.num_calls > 0 and not after.resumed
     finally:
         engine.close()
@@ -75,7 +75,7 @@ from glm_dspy.modules.glm import GLM
 questions = [f"Who wrote paper number {i}?" for i in range(int(sys.argv[4]))]
 lm = make_lm(sys.argv[1], max_model_len=1536, kv_cache_gib=1, max_tokens=24, cache=False)
 with open_graph(sys.argv[2]) as graph, dspy.context(lm=lm):
-    predictions = GLM(graph, readings=None, compiled=None, executor=graph.executor(num_workers=4)).batch(
+    predictions = GLM(graph, readings=False, compiled=None, executor=graph.executor(num_workers=4)).batch(
         questions, concurrency=4, journal=sys.argv[3])
 print("ANSWERED", sum(1 for p in predictions if p.query_id), flush=True)
 """
@@ -132,7 +132,7 @@ def test_a_call_past_its_time_limit_is_aborted_asked_again_and_the_engine_lives_
     monkeypatch.setattr(glm_dspy.modules.calls, "TIMEOUT_BACKOFF_S", (0.1, 0.1))
     lm = make_lm(str(tiny_model), **ENGINE, timeout_s=0.3)
     transport = lm.engine.transport
-    program = GLM(tiny_graph, readings=None, compiled=None)
+    program = GLM(tiny_graph, readings=False, compiled=None)
     try:
         sent = transport.num_requests
         started = time.perf_counter()
@@ -158,7 +158,7 @@ def test_a_prompt_past_the_context_is_refused_without_killing_the_engine(tiny_mo
     from tests.test_lm import chat, request_for
 
     lm = make_lm(str(tiny_model), **ENGINE)
-    program = GLM(tiny_graph, readings=None, compiled=None)
+    program = GLM(tiny_graph, readings=False, compiled=None)
     try:
         huge = "Who wrote the paper about " + "graphs and " * 2000 + "?"
         with pytest.raises(lm15.ContextLengthError, match="prompt tokens"):
@@ -167,7 +167,7 @@ def test_a_prompt_past_the_context_is_refused_without_killing_the_engine(tiny_mo
         with dspy.context(lm=lm, adapter=program.adapter):
             prediction, step = call_agent("classify", program.classify, question=huge)
             assert prediction is None and "the prompt is too long for the model" in step.error
-            answer = GLM(tiny_graph, readings=None, compiled=None)(question=huge)  # the query ends; nothing crashes
+            answer = GLM(tiny_graph, readings=False, compiled=None)(question=huge)  # the query ends; nothing crashes
         assert answer.error_category == "unexpected agent output"
         assert lm.engine.transport.is_alive() and lm.engine.complete(request_for(lm, chat())).message
     finally:

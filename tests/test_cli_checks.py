@@ -31,7 +31,7 @@ def probe(*args):
 
 @pytest.mark.parametrize("args, message", [
     (["eval", "--dataset", "nobel", "--db", "DB", "--programs", "glm,grpahcot"],
-     "argument --programs: unknown arm 'grpahcot'; known arms: glm, glm-grammar,"),
+     "argument --programs: unknown arm 'grpahcot'; known arms: glm, glm-greedy,"),
     (["eval", "--dataset", "nobel", "--db", "DB", "--programs", " , "], "no arm named; give one or more of: glm"),
     (["eval", "--dataset", "nobel", "--db", "DB", "--programs", "base,base"], "an arm is named twice"),
     (["eval", "--dataset", "wikidata", "--db", "DB"], "unknown dataset 'wikidata'; use one of: synthetic"),

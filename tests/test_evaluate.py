@@ -203,7 +203,6 @@ def test_glm_questions_at_concurrency_4_are_each_recorded_once(tiny_graph, tmp_p
     assert make_program("glm", tiny_graph).executor._slots.qsize() == 2  # GLM's own default
     # the on/off arms: the same GLM with one option changed
     assert make_program("glm-greedy", tiny_graph).samples == 0 and make_program("glm", tiny_graph).samples > 0
-    assert make_program("glm-grammar", tiny_graph).constrained and not make_program("glm", tiny_graph).constrained
 
 
 def test_eval_tables_show_the_interval_first_try_and_tiers():

@@ -1,4 +1,4 @@
-"""FastToG: communities around a node (Louvain, modularity pruning), CommunityInfo, and the arm's control flow."""
+"""FastToG: communities around a node (Louvain, modularity pruning) and the arm's control flow."""
 
 import dspy
 from dspy.utils import DummyLM
@@ -23,15 +23,6 @@ def test_excluded_nodes_are_not_explored_again(nobel_graph):
     seen = frozenset(n for c in first for n in c.nodes)
     later = Communities(nobel_graph).around("l6", exclude=seen)
     assert not seen & {n for c in later for n in c.nodes}
-
-
-def test_community_info_is_a_graph_function_act_can_call(nobel_graph):
-    executor = nobel_graph.executor(communities=True)
-    result = executor.run('print(CommunityInfo(RetrieveNode("Marie Curie")))')
-    assert result.is_ok and result.output.startswith("Community 1 (modularity")
-    result = executor.run('print(CommunityInfo("no such node"))')
-    assert result.is_ok and "CommunityInfo needs a node id" in result.output
-    assert not nobel_graph.executor().run('print(CommunityInfo("l6"))').is_ok  # only where asked for
 
 
 def test_fasttog_picks_communities_answers_when_enough_and_reports_depth(nobel_graph):

@@ -18,41 +18,32 @@ def run(program, answers, question=QUESTION):
         return program(question=question)
 
 
+def reading_first(program):
+    """`program` with its readings first whatever the bank holds."""
+    program.bank_match = 2.0  # above any cosine
+    return program
+
+
 def agents(prediction):
     return [step["agent"] for step in prediction.steps]
 
 
 def test_the_nearest_reading_answers_without_a_call(nobel_graph):
-    prediction = run(GLM(nobel_graph, compiled=None, readings="nearest", bank_match=2.0), [])
+    prediction = run(reading_first(GLM(nobel_graph, compiled=None)), [])
     assert prediction.answer == "Warsaw" and prediction.num_calls == 0 and prediction.error_category is None
     assert agents(prediction) == ["graph", "graph"] and "rel_birth_city" in prediction.steps[-1]["code"]
 
 
-def test_the_model_picks_a_reading_in_one_call(nobel_graph):
-    program = GLM(nobel_graph, compiled=None, readings="model", bank_match=2.0)
-    shown = [r.words() for r, _, _ in program.readings.shown(QUESTION)]
-    prediction = run(program, [{"choice": str(shown.index("Marie Curie -> birth city: name") + 1)}])
-    assert prediction.answer == "Warsaw" and prediction.num_calls == 1 and agents(prediction) == ["choose", "graph"]
-
-
-def test_the_models_none_goes_on_to_algorithm_1(nobel_graph):
-    program = GLM(nobel_graph, compiled=None, readings="model", bank_match=2.0, act="python",
-                  kind="deterministic", max_repairs=0, samples=0)
-    prediction = run(program, [{"choice": "0"}, {"code": 'print("Paris")'}])
-    assert agents(prediction)[:2] == ["choose", "act"]  # the readings gave way; Algorithm 1 went on
-
-
 def test_readings_off_is_algorithm_1_alone(nobel_graph):
     assert GLM(nobel_graph, compiled=None).readings is not None  # on by default
-    program = GLM(nobel_graph, compiled=None, act="python", kind="deterministic", max_repairs=0, samples=0,
-                  readings=None)
+    program = GLM(nobel_graph, compiled=None, act="python", kind="deterministic", samples=0,
+                  readings=False)
     prediction = run(program, [{"code": 'print("Paris")'}])
     assert agents(prediction)[0] == "act" and program.readings is None
 
 
 def test_a_bank_form_question_whose_query_fails_takes_the_readings_next(nobel_graph):
-    program = GLM(nobel_graph, compiled=None, readings="nearest", act="cypher", max_repairs=0, samples=0,
-                  max_steps=1)
+    program = GLM(nobel_graph, compiled=None, act="cypher", samples=0, max_steps=1)
     assert not program._reads(QUESTION)  # the bank holds its form: generation first
     program.cypher.max_repairs = 0
     date = "MATCH (l:laureate {name: 'Marie Curie'}) RETURN l.birth_date"  # a date for "in which city"
@@ -63,24 +54,23 @@ def test_a_bank_form_question_whose_query_fails_takes_the_readings_next(nobel_gr
 
 
 def test_a_question_the_bank_holds_in_its_form_goes_to_algorithm_1(nobel_graph):
-    program = GLM(nobel_graph, compiled=None, readings="nearest", act="cypher")
+    program = GLM(nobel_graph, compiled=None, act="cypher")
     assert program.cypher.form_similarity(QUESTION) > program.bank_match  # the bank asks "In which city was X born?"
     assert not program._reads(QUESTION)
     assert program._reads("Name the town Marie Curie came into the world in, please.")
 
 
 def test_an_unknown_readings_option_is_refused(nobel_graph):
-    with pytest.raises(ValueError, match="readings must be"):
-        GLM(nobel_graph, compiled=None, readings="embedder")
+    for stale in ("nearest", "model", None):  # the chooser is not GLM's to pick; off is False
+        with pytest.raises(ValueError, match="readings must be True or False"):
+            GLM(nobel_graph, compiled=None, readings=stale)
 
 
 def test_a_part_reason_asks_for_is_answered_by_a_reading_without_a_call(nobel_graph):
     question = "Is Marie Curie still alive?"  # one stated thing: no reading answers the whole question
     ask = {"code": 'print("x")', "answer": "", "missing_information": QUESTION, "finished": False}
     done = {"code": 'print("x")', "answer": "no", "missing_information": "", "finished": True}
-    options = dict(compiled=None, act="python", kind="deterministic", max_repairs=0, samples=0, bank_match=2.0)
-    prediction = run(GLM(nobel_graph, **options), [ask, ask, done], question)
+    program = reading_first(GLM(nobel_graph, compiled=None, act="python", kind="deterministic", samples=0))
+    prediction = run(program, [ask, ask, done], question)
     assert agents(prediction) == ["act", "reason", "graph", "graph", "reason"]  # the part read, no Act call
     assert "Warsaw" in prediction.notebook and prediction.answer == "no"
-    whole = run(GLM(nobel_graph, decompose=False, **options), [ask, ask, ask, done], question)
-    assert agents(whole) == ["act", "reason", "act", "reason"]  # off: Act writes code for the part

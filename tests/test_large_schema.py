@@ -63,7 +63,7 @@ def test_a_wrong_name_on_a_large_schema_is_answered_with_the_nodes_own_relations
 def test_act_sees_the_named_nodes_relations_and_the_nearest_not_the_whole_schema(large_graph):
     from glm_dspy.modules.glm import GLM
 
-    program = GLM(large_graph, readings=None, act="python")
+    program = GLM(large_graph, readings=False, act="python")
     relations = program.act_relations(QUESTION)
     assert relations[:2] == ["gender", "parents"] and len(relations) == ACT_RELATIONS
     assert "nationality" in relations  # nearest the request in meaning
@@ -77,7 +77,7 @@ def test_act_sees_the_named_nodes_relations_and_the_nearest_not_the_whole_schema
 def test_act_keeps_one_stable_context_on_a_small_schema(tiny_graph):
     from glm_dspy.modules.glm import GLM
 
-    program = GLM(tiny_graph, readings=None, act="python")
+    program = GLM(tiny_graph, readings=False, act="python")
     assert isinstance(program.act.graph_context, str)
     assert program.act.signature("Who wrote X?") is program.act.signature("Where was Y published?")
 
@@ -99,6 +99,7 @@ def test_graphcot_and_counselors_plan_see_the_questions_relations_not_the_whole_
     from dspy.utils import DummyLM
 
     from glm_dspy.function_docs import PROMPT_RELATIONS, relations_for
+    from glm_dspy.modules.counselor import GraphCounselor
     from glm_dspy.modules.glm import GLM
     from glm_dspy.modules.graphcot import GraphCoT
 
@@ -114,7 +115,8 @@ def test_graphcot_and_counselors_plan_see_the_questions_relations_not_the_whole_
                   "[[ ## notebook ## ]]": {"finished": True, "answer": "x", "missing_information": ""},
                   "[[ ## question ## ]]": {"kind": "deterministic"}})
     with dspy.context(lm=lm):
-        GLM(large_graph, readings=None, act="python", plan=True, compiled=None)(question=QUESTION)
+        GraphCounselor(GLM(large_graph, readings=False, act="python", compiled=None), max_reflections=0)(
+            question=QUESTION)
     plan = next(entry for entry in lm.history if "[[ ## reflection ## ]]" in entry["messages"][-1]["content"])
     graph = plan["messages"][-1]["content"].split("[[ ## graph ## ]]", 1)[1]
     assert sorted(_shown(graph)) == sorted(relations)

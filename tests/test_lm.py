@@ -243,21 +243,21 @@ def test_generation_params_reach_vllm_greedy_by_default(lm):
 
 
 # A graph's names, and a reply that is only graph calls with one argument: with random weights, every
-# name the model writes is a choice the grammar left it (the real act grammar's feature rules).
+# name the model writes is a choice the grammar left it.
 GRAMMAR_SCHEMA_FEATURES = ["birth_date", "name", "year"]
 GRAMMAR_SCHEMA_NEIGHBOURS = ["mentor", "prize", "student"]
 
 
 def names_only_grammar() -> str:
+    from glm_dspy.grammar.ebnf import choice
     from glm_dspy.grammar.reply import reply_grammar
-    from glm_dspy.grammar.snippet import snippet_rules
     from glm_dspy.signatures import Act
 
-    rules = snippet_rules(GRAMMAR_SCHEMA_FEATURES, GRAMMAR_SCHEMA_NEIGHBOURS)
+    quoted = lambda names: choice(f'"{name}"' for name in names)  # noqa: E731
     return reply_grammar(Act, field_rules={"code": "calls"}, rules=[
         'calls ::= call_on_x ("\\n" call_on_x){0,3}',
         'call_on_x ::= "print(NodeFeature(x, " feature "))" | "print(NeighbourCheck(x, " neighbour_type "))"',
-        *rules])
+        f"feature ::= {quoted(GRAMMAR_SCHEMA_FEATURES)}", f"neighbour_type ::= {quoted(GRAMMAR_SCHEMA_NEIGHBOURS)}"])
 
 
 def test_a_seeded_request_is_refused_on_cpu_and_the_engine_lives_on(lm):
@@ -292,19 +292,17 @@ def test_a_constrained_request_writes_only_the_graphs_names(lm):
     assert len(seen) >= 2  # sampled, not one forced path
 
 
-def test_a_constrained_act_call_through_dspy_parses(lm):
-    from glm_dspy.grammar.snippet import act_grammar
-    from glm_dspy.modules.act import ActAgent
-    from graphs.schema import GraphSchema, NodeType
+def test_a_constrained_call_through_dspy_parses(lm):
+    from glm_dspy.lm.structured import with_grammar
+    from glm_dspy.signatures import Act
 
-    schema = GraphSchema("g", {"laureate": NodeType({"name": "STRING"}, 1, "name")},
-                         {"student": [("laureate", "laureate")]})
-    act = ActAgent(grammar=act_grammar(schema), max_tokens=48)
+    act = dspy.Predict(Act, max_tokens=48)
     with dspy.context(lm=lm, adapter=GLMAdapter()):
-        prediction, step = call_agent("act", act, request="the students of Niels Bohr", previous_code="", error="")
+        prediction, step = call_agent("act", act, config=with_grammar(None, names_only_grammar()),
+                                      request="the students of Niels Bohr", previous_code="", error="")
     assert lm.engine.transport.last_params.structured_outputs is not None
-    # the random model's snippet may stop at max_tokens, but the reply starts with the field header,
-    # so DSPy parses it at the first try (unconstrained, it never does: UNEXPECTED_OUTPUT, see below)
+    # the random model's reply may stop at max_tokens, but it starts with the field header, so
+    # DSPy parses it at the first try (unconstrained, it never does: UNEXPECTED_OUTPUT, see below)
     assert prediction is not None and step.num_calls == 1 and step.error is None
 
 
@@ -312,15 +310,17 @@ def test_sampled_snippets_are_engine_calls_at_the_sample_temperature(lm, tiny_gr
     from glm_dspy.modules.glm import SAMPLE_TEMPERATURE, GLM
     from glm_dspy.steps import StepLog
 
-    # under the act grammar the random model's reply parses, so each sample is one call and one act step
-    program = GLM(tiny_graph, samples=2, constrained=True, compiled=None, readings=None)
+    # the random model's reply never parses: each sample is its call at the sample temperature and
+    # call_agent's one retry (at the higher of that and the retry temperature), in one act step
+    program = GLM(tiny_graph, samples=2, compiled=None, readings=False)
     log, before = StepLog(), len(lm.engine.calls)
     with dspy.context(lm=lm, adapter=program.adapter):
         program._sample("the year of Notes on the Analytical Engine", log)
     acts = [step for step in log.steps if step.agent == "act"]
-    assert [step.attempt for step in acts] == [1, 2] and all(step.code is not None for step in acts)
-    assert [step.temperatures for step in acts] == [(SAMPLE_TEMPERATURE,), (SAMPLE_TEMPERATURE,)]
-    assert len(lm.engine.calls) - before == 2
+    assert [step.attempt for step in acts] == [1, 2]
+    assert SAMPLE_TEMPERATURE > RETRY_TEMPERATURE
+    assert [step.temperatures for step in acts] == [(SAMPLE_TEMPERATURE, SAMPLE_TEMPERATURE)] * 2
+    assert len(lm.engine.calls) - before == 4
 
 
 def test_truncated_agent_output_is_in_its_step_not_a_warning(lm, dspy_warnings):

@@ -98,7 +98,7 @@ def program():
     if not os.path.isdir(DB):
         pytest.skip(f"no {DB}: make graph (or glm-dspy build nobel --db {DB})")
     with open_graph(DB) as graph:
-        glm = GLM(graph, readings=None, compiled=None)
+        glm = GLM(graph, readings=False, compiled=None)
         glm.cypher.form_similarity(QUESTION)
         yield glm
 

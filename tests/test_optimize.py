@@ -7,6 +7,7 @@ from pathlib import Path
 import dspy
 from dspy.utils import DummyLM
 
+from glm_dspy.modules.counselor import GraphCounselor
 from glm_dspy.modules.glm import GLM
 from optimize.compile import compile_glm
 
@@ -14,7 +15,7 @@ P1_YEAR = 'print(NodeFeature(RetrieveNode("Notes on the Analytical Engine"), "ye
 
 
 def test_bootstrapped_demos_are_appended_and_the_program_round_trips(tiny_graph, tmp_path):
-    program = GLM(tiny_graph, readings=None)
+    program = GLM(tiny_graph, readings=False)
     hand = {name: len(p.demos) for name, p in program.named_predictors()}
     trainset = [dspy.Example(question="In which year was Notes on the Analytical Engine published?",
                              answer="1843").with_inputs("question")]
@@ -26,7 +27,7 @@ def test_bootstrapped_demos_are_appended_and_the_program_round_trips(tiny_graph,
     assert compiled.act.predict.demos[-1].code == P1_YEAR
     path = tmp_path / "glm.json"
     compiled.save(str(path))
-    loaded = GLM(tiny_graph, readings=None)
+    loaded = GLM(tiny_graph, readings=False)
     loaded.load(str(path))
     assert loaded.act.predict.demos[-1]["code"] == P1_YEAR  # loaded demos are dicts
 
@@ -38,7 +39,7 @@ def test_eval_takes_a_compiled_program_and_leaves_out_its_training_questions(tin
 
     from glm_dspy.evaluate import make_program, train_qids
 
-    program = GLM(tiny_graph, readings=None)
+    program = GLM(tiny_graph, readings=False)
     program.act.predict.demos.append(dspy.Example(request="r", previous_code="", error="", code=P1_YEAR))
     path = tmp_path / "glm.json"
     program.save(str(path))
@@ -90,7 +91,7 @@ def hand_demos(program):
 def test_each_optimizer_compiles_keeping_the_hand_written_demos_first(optimizer, tiny_graph):
     if optimizer == "mipro":
         pytest.importorskip("optuna", reason="MIPROv2 needs optuna (pip install -e '.[optimize]'); not installed here")
-    program = GLM(tiny_graph, readings=None, compiled=None)
+    program = GLM(tiny_graph, readings=False, compiled=None)
     with dspy.context(lm=DummyLM({**PROPOSER, **BY_AGENT} if optimizer == "mipro" else BY_AGENT)):
         compiled = compile_program(program, examples(), examples(1), optimizer, TINY)
     for name, predictor in compiled.named_predictors():
@@ -103,11 +104,11 @@ def test_each_optimizer_compiles_keeping_the_hand_written_demos_first(optimizer,
 
 def test_save_and_load_reproduce_every_prompt_byte_for_byte(tiny_graph, tmp_path):
     with dspy.context(lm=DummyLM(BY_AGENT)):
-        compiled = compile_program(GLM(tiny_graph, readings=None, compiled=None), examples(), [], "bootstrap", Budget())
+        compiled = compile_program(GLM(tiny_graph, readings=False, compiled=None), examples(), [], "bootstrap", Budget())
     compiled.act.predict.signature = compiled.act.predict.signature.with_instructions("Write a snippet. Be brief.")
     path = tmp_path / "glm.json"
     compiled.save(str(path))
-    loaded = GLM(tiny_graph, readings=None, compiled=path)
+    loaded = GLM(tiny_graph, readings=False, compiled=path)
     assert loaded.program_path == path
     question = "Who wrote Notes on the Analytical Engine?"
     before, after = agent_messages(compiled, question), agent_messages(loaded, question)
@@ -151,7 +152,7 @@ def test_a_rerun_replays_every_call_from_the_disk_cache(tiny_graph, disk_cache):
         dspy.cache.reset_memory_cache()  # a fresh process: only the disk remembers
         calls_before = engine.num_calls
         with dspy.context(lm=lm), CallCounter() as counter:
-            compiled = compile_program(GLM(tiny_graph, readings=None, compiled=None), examples(3), examples(1), "random-search",
+            compiled = compile_program(GLM(tiny_graph, readings=False, compiled=None), examples(3), examples(1), "random-search",
                                        TINY)
         runs.append((engine.num_calls - calls_before, counter.snapshot(), agent_messages(compiled, QUESTION)))
     (first_calls, first, first_prompts), (second_calls, second, second_prompts) = runs
@@ -165,26 +166,26 @@ def test_the_default_program_is_loaded_only_for_the_model_it_was_compiled_for(ti
     from glm_dspy.programs import default_program, write_metadata
 
     monkeypatch.setattr(glm_dspy.programs, "COMPILED_DIR", tmp_path)
-    program = GLM(tiny_graph, readings=None, compiled=None)
+    program = GLM(tiny_graph, readings=False, compiled=None)
     program.act.predict.demos.append(dspy.Example(request="r", previous_code="", error="", code=P1_YEAR))
     shipped = tmp_path / "glm-tiny-model.json"
     program.save(str(shipped))
-    num_hand = len(GLM(tiny_graph, readings=None, compiled=None).act.predict.demos)
+    num_hand = len(GLM(tiny_graph, readings=False, compiled=None).act.predict.demos)
 
     lm = DummyLM([])
     lm.model = "vllm/tiny-model"
     with dspy.context(lm=lm):
-        assert GLM(tiny_graph, readings=None).program_path is None  # no metadata: never the default
+        assert GLM(tiny_graph, readings=False).program_path is None  # no metadata: never the default
         write_metadata(shipped, model="vllm/other/tiny-model", dataset="nobel", optimizer="bootstrap", seed=0,
                        train_qids=[])
-        assert GLM(tiny_graph, readings=None).program_path is None  # compiled for another model with the same folder name
+        assert GLM(tiny_graph, readings=False).program_path is None  # compiled for another model with the same folder name
         write_metadata(shipped, model="vllm/tiny-model", dataset="nobel", optimizer="bootstrap", seed=0,
                        train_qids=["q1"])
-        default = GLM(tiny_graph, readings=None)
+        default = GLM(tiny_graph, readings=False)
         assert default.program_path == shipped and len(default.act.predict.demos) == num_hand + 1
-        assert GLM(tiny_graph, readings=None, compiled=None).program_path is None
-        assert len(GLM(tiny_graph, readings=None, compiled="none").act.predict.demos) == num_hand
-    assert GLM(tiny_graph, readings=None).program_path is None  # no LM configured: nothing to match
+        assert GLM(tiny_graph, readings=False, compiled=None).program_path is None
+        assert len(GLM(tiny_graph, readings=False, compiled="none").act.predict.demos) == num_hand
+    assert GLM(tiny_graph, readings=False).program_path is None  # no LM configured: nothing to match
     assert default_program("vllm/tiny-model", tmp_path) == shipped
 
 
@@ -220,7 +221,7 @@ def test_the_compiled_prefix_is_byte_stable_across_calls_and_counts_its_demos(ti
     if not (folder / "tokenizer.json").exists():
         pytest.skip(f"no tokenizer at {folder} (glm-dspy model fetch)")
     renderer = PromptRenderer.from_pretrained(str(folder))
-    hand = GLM(tiny_graph, readings=None, compiled=None)
+    hand = GLM(tiny_graph, readings=False, compiled=None)
     with dspy.context(lm=DummyLM(BY_AGENT)):
         compiled = compile_program(hand, examples(), [], "bootstrap", Budget())
     first = agent_messages(compiled, QUESTION)
@@ -277,7 +278,7 @@ def test_a_compile_logged_to_a_file_prints_a_progress_line_every_few_runs(tiny_g
 def on_two_graphs(graph):
     from optimize.on_graphs import OnGraphs
 
-    return OnGraphs({"a": GLM(graph, readings=None, compiled=None), "b": GLM(graph, readings=None, compiled=None)})
+    return OnGraphs({"a": GLM(graph, readings=False, compiled=None), "b": GLM(graph, readings=False, compiled=None)})
 
 
 def test_the_graphs_share_one_set_of_agents_which_the_first_program_saves(tiny_graph, tmp_path):
@@ -303,14 +304,14 @@ def test_a_copy_of_the_program_shares_no_agent_with_the_original(tiny_graph):
     assert copy.program.act.predict is not program.program.act.predict
     assert other.act.predict is copy.program.act.predict  # shared within the copy
     copy.program.act.predict.demos.append("x")
-    assert program.program.act.predict.demos == hand_demos(GLM(tiny_graph, readings=None, compiled=None))["act.predict"]
+    assert program.program.act.predict.demos == hand_demos(GLM(tiny_graph, readings=False, compiled=None))["act.predict"]
 
 
 def test_programs_with_different_agents_cannot_share_them(tiny_graph, nobel_graph):
     from optimize.on_graphs import OnGraphs
 
     with pytest.raises(ValueError, match="different agents"):
-        OnGraphs({"tiny": GLM(tiny_graph, readings=None, compiled=None), "nobel": GLM(nobel_graph, readings=None, compiled=None)})
+        OnGraphs({"tiny": GLM(tiny_graph, readings=False, compiled=None), "nobel": GLM(nobel_graph, readings=False, compiled=None)})
 
 
 def test_a_compile_on_two_graphs_learns_one_set_of_demos_from_both(tiny_graph, tmp_path):
@@ -322,13 +323,13 @@ def test_a_compile_on_two_graphs_learns_one_set_of_demos_from_both(tiny_graph, t
     with dspy.context(lm=DummyLM(BY_AGENT)):
         compiled = compile_program(program, trainset, [], "bootstrap", Budget(max_demos=2))
         compiled(question=QUESTION, graph="b")  # the other graph's program answers with the compiled agents
-    hand = hand_demos(GLM(tiny_graph, readings=None, compiled=None))["act.predict"]
+    hand = hand_demos(GLM(tiny_graph, readings=False, compiled=None))["act.predict"]
     assert len(compiled.program.act.predict.demos) == len(hand) + 2  # one bootstrapped from each graph's question
     (_, other), = compiled.others
     assert other.act.predict is compiled.program.act.predict
     path = tmp_path / "glm.json"
     compiled.program.save(str(path))
-    assert len(GLM(tiny_graph, readings=None, compiled=path).act.predict.demos) == len(hand) + 2
+    assert len(GLM(tiny_graph, readings=False, compiled=path).act.predict.demos) == len(hand) + 2
 
 
 def examples_of(n):
@@ -359,29 +360,29 @@ def test_one_database_per_dataset_and_a_second_model_needs_a_server():
 
 
 def test_a_compiled_cypher_instruction_is_saved_and_reproduces_the_query_prompt(nobel_graph, tmp_path):
-    program = GLM(nobel_graph, readings=None, compiled=None)
+    program = GLM(nobel_graph, readings=False, compiled=None)
     assert program.cypher is not None  # the Nobel graph has example queries: Act answers in Cypher
     rule = "Count only the nodes that satisfy every condition of the question."
     program.cypher.generate.signature = program.cypher.generate.signature.with_instructions(rule)
     path = tmp_path / "glm.json"
     program.save(str(path))
-    loaded = GLM(nobel_graph, readings=None, compiled=path)
+    loaded = GLM(nobel_graph, readings=False, compiled=path)
     question = "How many laureates were born in Warsaw?"
     messages = agent_messages(loaded, question)
     assert messages == agent_messages(program, question)
     assert rule in messages["cypher"][0]["content"] and "Warsaw" in messages["cypher"][-1]["content"]
-    assert rule not in agent_messages(GLM(nobel_graph, readings=None, compiled=None), question)["cypher"][0]["content"]
+    assert rule not in agent_messages(GLM(nobel_graph, readings=False, compiled=None), question)["cypher"][0]["content"]
 
 
 def test_the_compile_shows_a_training_question_no_example_about_itself(nobel_graph):
     """Its Cypher Act's bank is the train split; every candidate an optimizer copies keeps the rule."""
     from optimize.compile import hold_out_own
 
-    program = hold_out_own(GLM(nobel_graph, readings=None, compiled=None))
+    program = hold_out_own(GLM(nobel_graph, readings=False, compiled=None))
     assert program.cypher.hold_out_own and program.deepcopy().cypher.hold_out_own
-    assert not GLM(nobel_graph, readings=None, compiled=None).cypher.hold_out_own  # ask/eval/demo: the whole bank
+    assert not GLM(nobel_graph, readings=False, compiled=None).cypher.hold_out_own  # ask/eval/demo: the whole bank
     assert not program.cypher.hold_out_family
-    assert hold_out_own(GLM(nobel_graph, readings=None, compiled=None), family=True).deepcopy().cypher.hold_out_family
+    assert hold_out_own(GLM(nobel_graph, readings=False, compiled=None), family=True).deepcopy().cypher.hold_out_family
 
 
 def test_the_compile_trains_on_no_question_of_a_held_out_test(tmp_path):
@@ -420,8 +421,8 @@ def test_the_shipped_program_is_the_default_of_its_model_and_its_demos_a_stable_
     lm = DummyLM([])
     lm.model = f"vllm/{DEFAULT_MODEL}"
     with dspy.context(lm=lm):
-        shipped = GLM(nobel_graph, readings=None)
-    hand = GLM(nobel_graph, readings=None, compiled=None)
+        shipped = GLM(nobel_graph, readings=False)
+    hand = GLM(nobel_graph, readings=False, compiled=None)
     assert shipped.program_path == path and hand.program_path is None
     assert len(shipped.cypher.generate.demos) > len(hand.cypher.generate.demos)
     first = agent_messages(shipped, "In which city was Marie Curie born?")["cypher"]
@@ -431,9 +432,9 @@ def test_the_shipped_program_is_the_default_of_its_model_and_its_demos_a_stable_
 
 
 def test_the_shipped_program_loads_into_every_glm_arm(nobel_graph, tmp_path):
-    """The shipped program was compiled without Graph Counselor's agents; `glm-dspy eval --programs
-    counselor` (GLM with plan and reflect) loads it, its own plan, judge and reflection hand-written,
-    and so do the Python-Act and grammar arms. A file of another program's state is refused."""
+    """The shipped program is GLM's agents; `glm-dspy eval --programs counselor` (Graph Counselor
+    around a GLM) loads it into its GLM, its own plan, judge and reflection hand-written, and so
+    does the Python-Act arm. A file of another program's state is refused."""
     from glm_dspy.evaluate import make_program
     from glm_dspy.models import DEFAULT_MODEL
     from glm_dspy.modules import Text2Cypher
@@ -442,22 +443,23 @@ def test_the_shipped_program_loads_into_every_glm_arm(nobel_graph, tmp_path):
     path = default_program(f"vllm/{DEFAULT_MODEL}")
     demo = json.loads(path.read_text())["cypher.generate"]["demos"][0]["question"]
     programs = {arm: make_program(arm, nobel_graph, path)
-                for arm in ("counselor", "glm-python", "glm-grammar", "glm-communities", "glm")}
+                for arm in ("counselor", "glm-python", "glm")}
     for program in programs.values():
         assert program.program_path == path
-        if program.cypher is not None:
-            assert program.cypher.generate.demos[-1]["question"] == demo
-    hand = GLM(nobel_graph, readings=None, compiled=None, plan=True, reflect=2)
+        glm = getattr(program, "glm", program)  # Graph Counselor's arm wraps a GLM
+        if glm.cypher is not None:
+            assert glm.cypher.generate.demos[-1]["question"] == demo
+    hand = GraphCounselor(GLM(nobel_graph, readings=False, compiled=None))  # its own agents: hand-written
     assert programs["counselor"].plan.dump_state() == hand.plan.dump_state()
     assert programs["counselor"].reflection.dump_state() == hand.reflection.dump_state()
     other = tmp_path / "text2cypher.json"
     Text2Cypher(nobel_graph).save(str(other))
     with pytest.raises(ValueError, match="text2cypher.json: not a saved GLM program: it has no state for classify"):
-        GLM(nobel_graph, readings=None, compiled=other)
+        GLM(nobel_graph, readings=False, compiled=other)
     for text in ("{}", "[]", "{"):
         other.write_text(text)
         with pytest.raises(ValueError, match="text2cypher.json: "):
-            GLM(nobel_graph, readings=None, compiled=other)
+            GLM(nobel_graph, readings=False, compiled=other)
 
 
 def test_each_eval_record_names_the_program_its_arm_loaded(tiny_graph, tmp_path):
@@ -467,7 +469,7 @@ def test_each_eval_record_names_the_program_its_arm_loaded(tiny_graph, tmp_path)
     from graphs.questions import Question
 
     path = tmp_path / "glm.json"
-    GLM(tiny_graph, readings=None, compiled=None).save(str(path))
+    GLM(tiny_graph, readings=False, compiled=None).save(str(path))
     question = Question("q1", "When was the paper Notes on the Analytical Engine published?", "1843")
     with dspy.context(lm=DummyLM([{"answer": "1843"}] * 20)):
         records = run_eval([question], ["counselor", "base"], tiny_graph, tmp_path / "out", glm_program=path)

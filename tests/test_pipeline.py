@@ -77,7 +77,7 @@ def test_glm_prefetches_the_snippets_lookup_and_the_snippet_finds_it_in_the_cach
     retriever = tiny_graph.retriever
     retriever.retrieve_cache._items.clear()
     engine = StreamingEngine()
-    program = GLM(tiny_graph, readings=None, compiled=None, samples=0, pipelined=pipelined)
+    program = GLM(tiny_graph, readings=False, compiled=None, samples=0, pipelined=pipelined)
     lookups = []
     search = retriever.node_index.search
 

@@ -25,7 +25,7 @@ def flat(messages):
 
 
 def test_every_agent_has_a_stable_prefix(tiny_graph):
-    program = GLM(tiny_graph, readings=None)
+    program = GLM(tiny_graph, readings=False)
     for owner, one, two in [
         (program.classify, {"question": "a?"}, {"question": "b?"}),
         (program.reason, {"notebook": "", "question": "a?"}, {"notebook": "[Node:x {}]", "question": "b?"}),
@@ -38,7 +38,7 @@ def test_every_agent_has_a_stable_prefix(tiny_graph):
 
 
 def test_act_prefix_holds_function_docs_and_schema(tiny_graph):
-    program = GLM(tiny_graph, readings=None)
+    program = GLM(tiny_graph, readings=False)
     system = render(program, program.act, request="r", previous_code="", error="")[0]["content"]
     context = FUNCTION_DOCS.splitlines() + tiny_graph.schema.summary().splitlines()
     assert all(line in system for line in context)  # DSPy indents instruction lines
@@ -47,7 +47,7 @@ def test_act_prefix_holds_function_docs_and_schema(tiny_graph):
 
 
 def test_growing_notebook_is_a_growing_prefix(tiny_graph):
-    program = GLM(tiny_graph, readings=None)
+    program = GLM(tiny_graph, readings=False)
     chunk_1, chunk_2 = tiny_graph.retriever.node_info("p1"), tiny_graph.retriever.node_info("a3")
     calls = [render(program, program.reason, notebook=notebook, question="Who wrote it?")
              for notebook in ("", chunk_1, f"{chunk_1}\n\n{chunk_2}")]
@@ -60,7 +60,7 @@ def test_growing_notebook_is_a_growing_prefix(tiny_graph):
 
 
 def test_parse_error_retries_the_same_prompt_without_json_fallback(tiny_graph):
-    program = GLM(tiny_graph, readings=None)
+    program = GLM(tiny_graph, readings=False)
     lm = DummyLM([{"kind": "deterministic"}, {"junk": "x"}, {"junk": "y"}])
     with dspy.context(lm=lm):
         program(question="q?")

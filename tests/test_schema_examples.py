@@ -116,7 +116,7 @@ def test_a_graph_without_train_questions_is_built_with_examples_and_glm_acts_in_
     build_database(f"grbench:{graph_file}", tmp_path / "db", embedder=embedder)
     assert (tmp_path / "db" / FILE_NAME).is_file()
     with open_graph(tmp_path / "db", embedder=embedder) as graph:
-        glm = GLM(graph, readings=None, compiled=None)
+        glm = GLM(graph, readings=False, compiled=None)
         assert glm.act_language == "cypher" and glm.cypher.examples
         venue = ("MATCH (a:paper {title: 'On Bernoulli Numbers'})-[:rel_venue]->(b:venue) RETURN DISTINCT b.name")
         lm = DummyLM([{"cypher": venue}])
@@ -144,7 +144,7 @@ def test_a_graph_without_train_questions_is_built_with_examples_and_glm_acts_in_
     assert cli.main(["build", f"grbench:{graph_file}", "--db", str(tmp_path / "plain"), "--no-schema-examples"]) == 0
     assert not (tmp_path / "plain" / FILE_NAME).exists()
     with open_graph(tmp_path / "plain", embedder=embedder) as graph:
-        assert GLM(graph, readings=None, compiled=None).act_language == "python"
+        assert GLM(graph, readings=False, compiled=None).act_language == "python"
     assert main(["--from-schema", "--db", str(tmp_path / "plain")]) == 0  # an existing database gets them later
     assert (tmp_path / "plain" / FILE_NAME).read_text() == (tmp_path / "db" / FILE_NAME).read_text()
 

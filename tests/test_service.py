@@ -22,7 +22,7 @@ QUESTION = "In which year was Notes on the Analytical Engine published?"
 def service(tiny_graph, tmp_path):
     engine = DyingEngine()
     journal = Journal(tmp_path / "service.sqlite")
-    service = Service(GLM(tiny_graph, readings=None, compiled=None, samples=0), scripted_lm(engine), journal, concurrency=3)
+    service = Service(GLM(tiny_graph, readings=False, compiled=None, samples=0), scripted_lm(engine), journal, concurrency=3)
     service.engine = engine
     yield service
     journal.close()
@@ -143,7 +143,7 @@ def test_a_service_started_on_a_journal_with_unfinished_queries_finishes_them(ti
         journal.start(cut_off)
     engine = DyingEngine()
     with Journal(path) as journal:
-        service = Service(GLM(tiny_graph, readings=None, compiled=None, samples=0), scripted_lm(engine), journal)
+        service = Service(GLM(tiny_graph, readings=False, compiled=None, samples=0), scripted_lm(engine), journal)
         app = create_app(service)
         with TestClient(app) as client:
             assert sorted(app.state.resumed) == sorted([pending, cut_off])

@@ -53,7 +53,7 @@ def test_a_question_the_program_fails_on_gets_a_json_500_and_is_journaled_failed
 
 
 def test_a_question_whose_engine_is_lost_past_its_restarts_is_journaled_failed(tiny_graph, journal):
-    program = GLM(tiny_graph, readings=None, compiled=None, samples=0)
+    program = GLM(tiny_graph, readings=False, compiled=None, samples=0)
     service = Service(program, scripted_lm(DyingEngine(die_at={1})), journal, max_recoveries=0)
     with TestClient(create_app(service)) as client:
         response = client.post("/v1/ask", json={"question": QUESTION})
@@ -82,7 +82,7 @@ def test_a_question_running_at_max_runs_stops_is_given_up_as_poison_not_replayed
         journal.start(poison)
     journal.start(cut_off)
     engine = DyingEngine()
-    service = Service(GLM(tiny_graph, readings=None, compiled=None, samples=0), scripted_lm(engine), journal, max_runs=3)
+    service = Service(GLM(tiny_graph, readings=False, compiled=None, samples=0), scripted_lm(engine), journal, max_runs=3)
     app = create_app(service)
     with caplog.at_level(logging.WARNING, logger="glm_dspy.service"), TestClient(app):
         assert app.state.given_up == [poison] and app.state.resumed == [cut_off]

@@ -29,7 +29,7 @@ ARTIFACTS = Path(os.environ.get("GLM_TEST_ARTIFACTS", "runs/artifacts"))
 
 @pytest.fixture
 def service(nobel_graph, tmp_path):
-    program = GLM(nobel_graph, readings=None, compiled=None, act="cypher")
+    program = GLM(nobel_graph, readings=False, compiled=None, act="cypher")
     with Journal(tmp_path / "service.sqlite") as journal:
         yield Service(program, DummyLM([{"cypher": WRONG}, {"cypher": BIRTH}]), journal, concurrency=1,
                       graph=nobel_graph)
@@ -118,7 +118,7 @@ def test_an_answer_read_by_a_snippet_carries_the_node_its_feature_was_read_off(t
     from tests.test_batch import DyingEngine, scripted_lm
     from tests.test_service import QUESTION as YEAR_QUESTION
 
-    program = GLM(tiny_graph, readings=None, compiled=None, samples=0)
+    program = GLM(tiny_graph, readings=False, compiled=None, samples=0)
     with Journal(tmp_path / "service.sqlite") as journal, \
             TestClient(create_app(Service(program, scripted_lm(DyingEngine()), journal, graph=tiny_graph))) as client:
         body = client.post("/v1/ask", json={"question": YEAR_QUESTION}).json()

@@ -397,14 +397,14 @@ def test_glm_can_act_in_cypher_and_its_steps_join_the_log(nobel_graph):
     lm = DummyLM([{"cypher": "MATCH (l:laureate {name: 'marie curie'}) RETURN l.nope"}, {"cypher": BIRTH}])
     told = []
     with dspy.context(lm=lm), listening(lambda step: told.append(step.as_dict())):
-        prediction = GLM(nobel_graph, readings=None, compiled=None, act="cypher")(question="In which city was Marie Curie born?")
+        prediction = GLM(nobel_graph, readings=False, compiled=None, act="cypher")(question="In which city was Marie Curie born?")
     assert prediction.answer == "Warsaw" and prediction.error_category is None
     # no Classify call: in Cypher the question goes straight to Act (a repair, then the answer's rows)
     assert [s["agent"] for s in prediction.steps] == ["cypher", "graph", "cypher", "graph", "graph"]
     # a listener (the page's stream) is told each step once, complete: the query that answered is not failed
     assert told == prediction.steps and [s["ok"] for s in told if s["agent"] == "cypher"] == [False, True]
     assert prediction.num_calls == 2 and prediction.kind == "deterministic"
-    assert GLM(nobel_graph, readings=None, compiled=None).act_language == "cypher"  # the fixture's build wrote its examples
+    assert GLM(nobel_graph, readings=False, compiled=None).act_language == "cypher"  # the fixture's build wrote its examples
 
 
 def test_when_the_query_still_fails_a_python_snippet_answers(nobel_graph):
@@ -414,7 +414,7 @@ def test_when_the_query_still_fails_a_python_snippet_answers(nobel_graph):
     snippet = 'print(NodeFeature(NeighbourCheck(RetrieveNode("Marie Curie"), "birth_city")[0], "name"))'
     lm = DummyLM([hostile, hostile, {"code": snippet}])
     with dspy.context(lm=lm):
-        prediction = GLM(nobel_graph, readings=None, compiled=None, act="cypher", samples=0)(
+        prediction = GLM(nobel_graph, readings=False, compiled=None, act="cypher", samples=0)(
             question="In which city was Marie Curie born?")
     assert prediction.answer == "Warsaw" and prediction.error_category is None
     assert [s["agent"] for s in prediction.steps] == ["cypher", "graph", "cypher", "act"]

@@ -1,5 +1,5 @@
 """The pieces every grammar here is written with: a string literal and a choice among strings,
-in the EBNF that xgrammar and llguidance read (glm_dspy/grammar/reply.py, snippet.py)."""
+in the EBNF that xgrammar and llguidance read (glm_dspy/grammar/reply.py)."""
 
 from __future__ import annotations
 

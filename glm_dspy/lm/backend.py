@@ -84,7 +84,7 @@ def warn_grammar_not_sent(lm) -> None:
             return
         _warned_grammar.add(model)
     logger.warning("%s is not a vLLM engine or server this project knows: its replies are not constrained by "
-                   "a grammar (GLM(constrained=True), readings='model'); they are parsed as usual", model)
+                   "a grammar (Discriminate's model chooser); they are parsed as usual", model)
 
 
 def _normalized(api_base: str) -> str:

@@ -6,10 +6,6 @@ repeated in every demo and every request. Optimizers still see and rewrite only 
 signature's own instructions. On a schema too large for every prompt (PQL: 726 relations)
 the summary lists only the request's nearest relations: the function docs before it stay
 the shared prefix.
-
-With a `grammar` (glm_dspy/grammar/snippet.py `act_grammar`, built once per graph) every
-call, repairs included, is decoded under it: the snippet can name only the graph's own
-features and neighbour types, the graph functions and the executor's builtins.
 """
 
 from collections import OrderedDict
@@ -18,21 +14,18 @@ from collections.abc import Callable
 import dspy
 
 from glm_dspy.fewshot import ACT_DEMOS
-from glm_dspy.lm.structured import with_grammar
 from glm_dspy.signatures import Act
 
 SIGNATURES_KEPT = 64  # Act signatures with a request's own context, the most recent
 
 
 class ActAgent(dspy.Module):
-    def __init__(self, graph_context: str | Callable[[str], str] = "", max_tokens: int = 256,
-                 grammar: str | None = None, demos: list[dspy.Example] | None = None):
+    def __init__(self, graph_context: str | Callable[[str], str] = "", max_tokens: int = 256):
         """`graph_context`: the text appended to the instructions, or a function of the request
         that writes it (a large schema pruned to each request's relations, GLM.act_relations)."""
         super().__init__()
-        self.grammar = grammar
         self.predict = dspy.Predict(Act, max_tokens=max_tokens)
-        self.predict.demos = list(ACT_DEMOS if demos is None else demos)  # glm_dspy/graph_demos.py fits them to a graph
+        self.predict.demos = list(ACT_DEMOS)
         self.graph_context = graph_context
         self._signatures: OrderedDict[tuple[str, str], type[dspy.Signature]] = OrderedDict()
 
@@ -53,4 +46,4 @@ class ActAgent(dspy.Module):
     def forward(self, request: str, previous_code: str = "", error: str = "",
                 config: dict | None = None) -> dspy.Prediction:
         return self.predict(request=request, previous_code=previous_code, error=error,
-                            signature=self.signature(request), config=with_grammar(config, self.grammar))
+                            signature=self.signature(request), config=dict(config or {}))

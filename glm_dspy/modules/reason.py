@@ -3,18 +3,14 @@
 import dspy
 
 from glm_dspy.fewshot import REASON_DEMOS
-from glm_dspy.grammar.reply import reply_grammar
-from glm_dspy.lm.structured import with_grammar
 from glm_dspy.signatures import Reason
 
 
 class ReasonAgent(dspy.Module):
-    def __init__(self, max_tokens: int = 160, constrained: bool = False):
+    def __init__(self, max_tokens: int = 160):
         super().__init__()
-        # with `constrained`, the reply is decoded under its output fields' grammar (glm_dspy/grammar/reply.py)
-        self.grammar = reply_grammar(Reason) if constrained else None
         self.predict = dspy.Predict(Reason, max_tokens=max_tokens)
         self.predict.demos = list(REASON_DEMOS)
 
     def forward(self, notebook: str, question: str, config: dict | None = None) -> dspy.Prediction:
-        return self.predict(notebook=notebook, question=question, config=with_grammar(config, self.grammar))
+        return self.predict(notebook=notebook, question=question, config=dict(config or {}))
