@@ -112,3 +112,19 @@ def test_every_bank_query_parses_prints_and_returns_the_same_rows(nobel_db):
     for cypher in bank:
         printed = gate(cypher).text
         assert sorted(map(repr, store.query(cypher))) == sorted(map(repr, store.read(printed).rows)), cypher
+
+
+@pytest.mark.parametrize("text, value", [
+    ("RETURN [1, 2, 3, 4][1..3] AS x", [2, 3]),  # Neo4j's slice: from index 1 (of 0), index 3 left out
+    ("RETURN [1, 2, 3, 4][..2] AS x", [1, 2]),
+    ("RETURN [1, 2, 3, 4][2:3] AS x", [2, 3]),  # Kuzu's own: from the 2nd to the 3rd
+    ("RETURN 'abcdef'[2:3] AS x", "bc"),
+])
+def test_a_printed_slice_is_one_kuzu_runs_and_means_what_was_written(tmp_path, text, value):
+    # a model may write Neo4j's `x[1..3]`, which Kuzu rejects; it is read as Kuzu's `x[2:3]`
+    import kuzu
+
+    printed = print_query(parse(text))
+    assert ".." not in printed
+    connection = kuzu.Connection(kuzu.Database(str(tmp_path / "db")))
+    assert connection.execute(printed).get_next() == [value]

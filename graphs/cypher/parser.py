@@ -385,9 +385,14 @@ class _Parser:
         self.expect("[")
         start = None if self.at("..", ":") else self.expression()
         if self.at("..", ":"):
+            neo4j = self.at("..")
             self.advance()
             end = None if self.at("]") else self.expression()
             self.expect("]")
+            if neo4j and start is not None:
+                # Neo4j's [a..b] counts from 0 and leaves b out; Kuzu's [a:b] counts from 1 and keeps b
+                start = Literal(start.value + 1) if isinstance(start, Literal) and isinstance(start.value, int) \
+                    and not isinstance(start.value, bool) and start.value >= 0 else Binary("+", start, Literal(1))
             return Slice(subject, start, end)
         self.expect("]")
         return Index(subject, start)

@@ -153,7 +153,7 @@ def _expression(e) -> str:
     if isinstance(e, Slice):
         start = _expression(e.start) if e.start is not None else ""
         end = _expression(e.end) if e.end is not None else ""
-        return f"{_wrapped(e.subject, _ATOM)}[{start}..{end}]"
+        return f"{_wrapped(e.subject, _ATOM)}[{start}:{end}]"  # Kuzu 0.11.3 slices with ':' and rejects '..'
     if isinstance(e, Case):
         text = "CASE" + (f" {_expression(e.subject)}" if e.subject is not None else "")
         text += "".join(f" WHEN {_expression(c)} THEN {_expression(v)}" for c, v in e.whens)
