@@ -48,7 +48,7 @@ class Call:
 
 def build_workload(graph, num_queries: int, seed: int) -> list[list[Call]]:
     """Per query, its agent calls in order (see the module doc)."""
-    from glm_dspy.adapter import GLMAdapter
+    from glm_dspy.prompts.adapter import GLMAdapter
     from glm_dspy.modules.glm import GLM
 
     rng = random.Random(seed)

@@ -74,8 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     import dspy
 
     import glm_dspy
-    from glm_dspy.adapter import GLMAdapter
-    from glm_dspy.function_docs import graph_context
+    from glm_dspy.prompts.adapter import GLMAdapter
+    from glm_dspy.prompts.function_docs import graph_context
     from glm_dspy.graph import open_graph
     from glm_dspy.models import resolve_model
     from glm_dspy.modules.act import ActAgent

@@ -5,7 +5,7 @@ import xgrammar as xgr
 from xgrammar.testing import _is_grammar_accept_string
 
 from glm_dspy.executor.policy import compile_snippet
-from glm_dspy.fewshot import ACT_DEMOS
+from glm_dspy.prompts.fewshot import ACT_DEMOS
 from glm_dspy.grammar.reply import reply_grammar
 from glm_dspy.grammar.snippet import act_grammar
 from glm_dspy.signatures import Classify, Reason

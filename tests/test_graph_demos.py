@@ -2,8 +2,8 @@
 
 import dspy
 
-from glm_dspy.fewshot import ACT_DEMOS
-from glm_dspy.graph_demos import MIN_DEMOS, act_demos, written_demos
+from glm_dspy.prompts.fewshot import ACT_DEMOS
+from glm_dspy.prompts.graph_demos import MIN_DEMOS, act_demos, written_demos
 from glm_dspy.modules.glm import GLM
 
 

@@ -9,7 +9,7 @@ glm_dspy/graph_arguments.py), on the Nobel test graph:
 
 import pytest
 
-from glm_dspy.fewshot import ACT_DEMOS
+from glm_dspy.prompts.fewshot import ACT_DEMOS
 from glm_dspy.observation import Observation
 from glm_dspy.retriever import CallLimits, Retriever
 

@@ -98,7 +98,7 @@ def test_graphcot_and_counselors_plan_see_the_questions_relations_not_the_whole_
     import dspy
     from dspy.utils import DummyLM
 
-    from glm_dspy.function_docs import PROMPT_RELATIONS, relations_for
+    from glm_dspy.prompts.function_docs import PROMPT_RELATIONS, relations_for
     from glm_dspy.modules.glm import GLM
     from glm_dspy.modules.graphcot import GraphCoT
 

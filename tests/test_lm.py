@@ -26,7 +26,7 @@ from dspy.clients.engines.stream_guard import checked_stream
 from dspy.utils.exceptions import LMServerError, LMTransportError, LMUnsupportedFeatureError
 
 from backends.vllm_priority.hints import CacheHints, Segment, Tier, decode_hints, encode_hints
-from glm_dspy.adapter import GLMAdapter
+from glm_dspy.prompts.adapter import GLMAdapter
 from glm_dspy.evaluate import judge_answer, read_results, run_eval
 from graphs.questions import Question
 from tests.children import guarded

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import dspy
 
-from glm_dspy.fewshot import ACT_DEMOS
+from glm_dspy.prompts.fewshot import ACT_DEMOS
 from glm_dspy.lm.structured import with_grammar
 from glm_dspy.signatures import Act
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dspy
 
-from glm_dspy.adapter import GLMAdapter
+from glm_dspy.prompts.adapter import GLMAdapter
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.signatures import Answer, AnswerFromContext
 from glm_dspy.steps import RETRIEVAL_ERROR, UNEXPECTED_OUTPUT, StepLog

@@ -2,7 +2,7 @@
 
 import dspy
 
-from glm_dspy.fewshot import CLASSIFY_DEMOS
+from glm_dspy.prompts.fewshot import CLASSIFY_DEMOS
 from glm_dspy.grammar.reply import reply_grammar
 from glm_dspy.lm.structured import with_grammar
 from glm_dspy.signatures import Classify

@@ -19,7 +19,7 @@ import re
 
 import dspy
 
-from glm_dspy.adapter import GLMAdapter
+from glm_dspy.prompts.adapter import GLMAdapter
 from glm_dspy.communities import Communities
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.signatures import AnswerFromCommunities, PickCommunities

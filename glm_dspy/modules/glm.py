@@ -44,19 +44,19 @@ from concurrent.futures import ThreadPoolExecutor
 
 import dspy
 
-from glm_dspy.adapter import GLMAdapter
+from glm_dspy.prompts.adapter import GLMAdapter
 from glm_dspy.autofix import autofix
-from glm_dspy.fewshot import ACT_DEMOS
-from glm_dspy.graph_demos import act_demos
+from glm_dspy.prompts.fewshot import ACT_DEMOS
+from glm_dspy.prompts.graph_demos import act_demos
 from glm_dspy.journal import current_run
-from glm_dspy.function_docs import (LARGE_SCHEMA, PROMPT_RELATIONS, graph_context, is_large, relations_for,
+from glm_dspy.prompts.function_docs import (LARGE_SCHEMA, PROMPT_RELATIONS, graph_context, is_large, relations_for,
                                    schema_summary)
 from glm_dspy.modules.act import ActAgent
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.classify import ClassifyAgent
 from glm_dspy.modules.reason import ReasonAgent
 from glm_dspy.modules.text2cypher.answer_type import ASKS, NODE, kind_problem
-from glm_dspy.notebook import Notebook
+from glm_dspy.prompts.notebook import Notebook
 from glm_dspy.observation import Observation, is_empty_output, printed_values
 from glm_dspy.pipeline import Prefetcher, prefetch_pool
 from glm_dspy.lm.query import decoding_listener, query_context
@@ -77,7 +77,7 @@ DEFAULT_MAX_REPAIRS = 0
 DEFAULT_SAMPLES = 4
 SAMPLE_TEMPERATURE = 0.8
 # A schema with more relations than this shows Act (and the Plan) only the ACT_RELATIONS nearest each
-# request (PQL-2H's 726 Freebase relations made a 9k-token prompt; glm_dspy.function_docs.relations_for)
+# request (PQL-2H's 726 Freebase relations made a 9k-token prompt; glm_dspy.prompts.function_docs.relations_for)
 ACT_SCHEMA_RELATIONS = LARGE_SCHEMA
 ACT_RELATIONS = PROMPT_RELATIONS
 MAX_PRINTED_IDS = 20  # more printed items than this are not checked for being node ids (a query each)
@@ -547,7 +547,7 @@ class GLM(dspy.Module):
         return [] if names_itself else list(dict.fromkeys(items))
 
     def act_relations(self, request: str) -> list[str]:
-        """ACT_RELATIONS relations of the graph for `request` (glm_dspy.function_docs.relations_for)."""
+        """ACT_RELATIONS relations of the graph for `request` (glm_dspy.prompts.function_docs.relations_for)."""
         return relations_for(self.graph, request, ACT_RELATIONS)
 
     def _autofix(self, code: str, retrieved: list[str]) -> str | None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import dspy
 
-from glm_dspy.adapter import GLMAdapter
+from glm_dspy.prompts.adapter import GLMAdapter
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.copyable_lock import CopyableLock
 from glm_dspy.modules.relation_words import RelationWords
