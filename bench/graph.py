@@ -174,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         embed_nodes(args.retrieve_nodes or num_nodes, args.seed)
         return 0
 
-    from glm_dspy.retriever import Retriever
+    from glm_dspy.retrieval.retriever import Retriever
     from graphs.store import GraphStore
 
     with tempfile.TemporaryDirectory(prefix="bench-graph-") as tmp:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from glm_dspy.retriever import DEFAULT_NUM_NEIGHBOURS, Retriever
+from glm_dspy.retrieval.retriever import DEFAULT_NUM_NEIGHBOURS, Retriever
 from graphs.node_index import NodeIndex
 from graphs.schema import GraphSchema
 from graphs.store import GraphStore
@@ -55,7 +55,7 @@ class Graph:
 
         functions = self.retriever.functions()
         if communities:
-            from glm_dspy.communities import Communities
+            from glm_dspy.retrieval.communities import Communities
 
             functions["CommunityInfo"] = Communities(self).info
         executor = SnippetExecutor(functions, timeout_s=timeout_s, num_workers=num_workers)

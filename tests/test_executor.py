@@ -19,7 +19,7 @@ from glm_dspy.executor.fence import strip_code_fence
 from glm_dspy.executor.policy import guarded_getattr, guarded_getitem, guarded_write
 from glm_dspy.executor.printer import OutputLimitError, PrintCollector
 from glm_dspy.executor.protocol import observation_paths, restore_observations
-from glm_dspy.observation import Observation
+from glm_dspy.retrieval.observation import Observation
 from graphs.deadline import remaining_s
 
 TIMEOUT_S = 1.0

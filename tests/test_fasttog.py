@@ -3,7 +3,7 @@
 import dspy
 from dspy.utils import DummyLM
 
-from glm_dspy.communities import Communities
+from glm_dspy.retrieval.communities import Communities
 from glm_dspy.modules.fasttog import FastToG
 
 

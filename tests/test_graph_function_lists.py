@@ -10,8 +10,8 @@ glm_dspy/graph_arguments.py), on the Nobel test graph:
 import pytest
 
 from glm_dspy.prompts.fewshot import ACT_DEMOS
-from glm_dspy.observation import Observation
-from glm_dspy.retriever import CallLimits, Retriever
+from glm_dspy.retrieval.observation import Observation
+from glm_dspy.retrieval.retriever import CallLimits, Retriever
 
 SORBONNE = "inst_sorbonne_university_paris"
 LAUREATE_TYPES = "['birth_city', 'institution', 'mentor', 'prize', 'student']"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from glm_dspy.graph_arguments import MAX_NAMES_SHOWN, names_shown
+from glm_dspy.retrieval.arguments import MAX_NAMES_SHOWN, names_shown
 from glm_dspy.modules.glm import ACT_RELATIONS, ACT_SCHEMA_RELATIONS
 
 FILLERS = [f"{domain}_{thing}" for domain in ("music", "film", "sports", "geography", "chemistry", "aviation",

@@ -4,8 +4,8 @@ import time
 
 import pytest
 
-from glm_dspy.observation import Observation
-from glm_dspy.retriever import CallLimits, Retriever
+from glm_dspy.retrieval.observation import Observation
+from glm_dspy.retrieval.retriever import CallLimits, Retriever
 from graphs.deadline import DeadlinePassed, deadline
 
 

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from glm_dspy.observation import contains_observation
+from glm_dspy.retrieval.observation import contains_observation
 
 MAX_REMEMBERED_OBSERVATIONS = 64
 

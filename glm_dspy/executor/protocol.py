@@ -24,7 +24,7 @@ earlier call's message from an id by type (glm_dspy/graph_arguments.py).
 import json
 from typing import Any
 
-from glm_dspy.observation import MAX_NESTING, Observation
+from glm_dspy.retrieval.observation import MAX_NESTING, Observation
 
 MAX_JSON_DEPTH = MAX_NESTING
 MAX_MESSAGE_BYTES = 16 * 2**20  # one line; a graph call's arguments must fit

@@ -20,7 +20,7 @@ import re
 import dspy
 
 from glm_dspy.prompts.adapter import GLMAdapter
-from glm_dspy.communities import Communities
+from glm_dspy.retrieval.communities import Communities
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.signatures import AnswerFromCommunities, PickCommunities
 from glm_dspy.steps import RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog

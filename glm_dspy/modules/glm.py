@@ -57,8 +57,8 @@ from glm_dspy.modules.classify import ClassifyAgent
 from glm_dspy.modules.reason import ReasonAgent
 from glm_dspy.modules.text2cypher.answer_type import ASKS, NODE, kind_problem
 from glm_dspy.prompts.notebook import Notebook
-from glm_dspy.observation import Observation, is_empty_output, printed_values
-from glm_dspy.pipeline import Prefetcher, prefetch_pool
+from glm_dspy.retrieval.observation import Observation, is_empty_output, printed_values
+from glm_dspy.retrieval.pipeline import Prefetcher, prefetch_pool
 from glm_dspy.lm.query import decoding_listener, query_context
 from graphs.node_info import CHUNK_OPENING
 from glm_dspy.signatures import Judge, Plan, Reflect

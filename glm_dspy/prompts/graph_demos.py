@@ -20,7 +20,7 @@ import re
 import dspy
 
 from glm_dspy.autofix import NAMED_FUNCTIONS
-from glm_dspy.observation import is_empty_output
+from glm_dspy.retrieval.observation import is_empty_output
 from graphs.literal import identifier
 from graphs.schema import DEGREE, GraphSchema, rel_table
 

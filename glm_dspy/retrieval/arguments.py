@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from glm_dspy.observation import Observation
+from glm_dspy.retrieval.observation import Observation
 from graphs.node_info import CHUNK_OPENING
 
 MAX_SHOWN_CHARS = 60  # of an argument quoted back in an observation

@@ -32,9 +32,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from glm_dspy.graph_arguments import (COUNTING, ID_SOURCES, MAX_NAMES_SHOWN, MAX_SHOWN_CHARS, closest_name,
+from glm_dspy.retrieval.arguments import (COUNTING, ID_SOURCES, MAX_NAMES_SHOWN, MAX_SHOWN_CHARS, closest_name,
                                       name_problem, names_shown, read_ids, shown)
-from glm_dspy.observation import Observation
+from glm_dspy.retrieval.observation import Observation
 from graphs.literal import InvalidId, identifier, string_literal
 from graphs.node_index import NodeIndex
 from graphs.schema import REL_PREFIX, rel_table

@@ -121,7 +121,7 @@ class Communities:
 
     def info(self, node_id: str) -> str:
         """CommunityInfo(id): the node's top communities as text (a graph function's output)."""
-        from glm_dspy.observation import Observation
+        from glm_dspy.retrieval.observation import Observation
 
         if not isinstance(node_id, str) or not self.graph.retriever._is_node(node_id):
             return Observation(f"CommunityInfo needs a node id, e.g. CommunityInfo(RetrieveNode(\"Marie Curie\")); "
