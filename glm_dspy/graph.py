@@ -30,7 +30,7 @@ class Graph:
         """The graph's feature and neighbour-type names, matched by meaning (glm_dspy/autofix.py
         NameMatcher, on the RetrieveNode embedder); built once, None without a node index."""
         if self._name_matcher is None and self.retriever.node_index is not None:
-            from glm_dspy.autofix import NameMatcher
+            from glm_dspy.executor.autofix import NameMatcher
 
             features, neighbour_types = self.schema.names()
             self._name_matcher = NameMatcher(features + neighbour_types, self.retriever.node_index.embedder)

@@ -45,7 +45,7 @@ from concurrent.futures import ThreadPoolExecutor
 import dspy
 
 from glm_dspy.prompts.adapter import GLMAdapter
-from glm_dspy.autofix import autofix
+from glm_dspy.executor.autofix import autofix
 from glm_dspy.prompts.fewshot import ACT_DEMOS
 from glm_dspy.prompts.graph_demos import act_demos
 from glm_dspy.journal import current_run

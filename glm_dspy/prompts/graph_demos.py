@@ -19,7 +19,7 @@ import re
 
 import dspy
 
-from glm_dspy.autofix import NAMED_FUNCTIONS
+from glm_dspy.executor.autofix import NAMED_FUNCTIONS
 from glm_dspy.retrieval.observation import is_empty_output
 from graphs.literal import identifier
 from graphs.schema import DEGREE, GraphSchema, rel_table
