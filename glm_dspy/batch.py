@@ -33,8 +33,7 @@ from pathlib import Path
 import dspy
 
 from glm_dspy.journal import MAX_RUNS, Journal, QueryState, poison_error, running
-from glm_dspy.lm.transport import EngineLostError, cause_of
-from glm_dspy.modules.calls import timed_out
+from glm_dspy.lm.transport import EngineLostError, cause_of, timed_out
 
 DEFAULT_MAX_RECOVERIES = 3
 RECOVERY_BACKOFF_S = (0.0, 2.0, 8.0)  # wait before the n-th restart (a server may need time to come back)

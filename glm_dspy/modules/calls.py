@@ -38,18 +38,13 @@ from dspy.utils.exceptions import AdapterParseError
 from glm_dspy.journal import current_run
 from glm_dspy.lm.backend import backend_of
 from glm_dspy.lm.observe import observe_calls
-from glm_dspy.lm.transport import cause_of
+from glm_dspy.lm.transport import cause_of, timed_out
 from glm_dspy.steps import UNEXPECTED_OUTPUT, Step
 
 RETRY_TEMPERATURE = 0.3
 TIMEOUT_BACKOFF_S = (1.0, 4.0)  # the wait before each new try of a timed-out call
 
 logger = logging.getLogger(__name__)
-
-
-def timed_out(error: BaseException | None) -> bool:
-    """Whether `error` is, or was raised from, a timeout (DSPy raises its own errors `from` ours)."""
-    return cause_of(error, lm15.TimeoutError) is not None
 
 
 def _context_length_error(error: BaseException | None) -> lm15.ContextLengthError | None:
