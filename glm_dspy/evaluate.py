@@ -39,7 +39,7 @@ from glm_dspy.arms import ARMS
 from glm_dspy.lm.observe import observe_calls
 from glm_dspy.lm.transport import EngineLostError, cause_of
 from glm_dspy.metrics import JUDGE_SYSTEM, exact_match, judge_prompt, parse_judgement, rouge_l
-from glm_dspy.steps import act_first_tries
+from glm_dspy.runs.steps import act_first_tries
 from graphs.questions import Question
 
 # an arm's own prediction fields kept in its records: FastToG's depth and communities read,

@@ -53,10 +53,10 @@ from pathlib import Path
 import dspy
 from pydantic import BaseModel, Field, field_validator
 
-from glm_dspy.batch import DEFAULT_MAX_RECOVERIES, Recovery, answer_query, error_text
-from glm_dspy.journal import MAX_RUNS, Journal, poison_error
+from glm_dspy.runs.batch import DEFAULT_MAX_RECOVERIES, Recovery, answer_query, error_text
+from glm_dspy.runs.journal import MAX_RUNS, Journal, poison_error
 from glm_dspy.service_limits import Admission, BodyLimit, Overloaded
-from glm_dspy.steps import Step, listening
+from glm_dspy.runs.steps import Step, listening
 
 logger = logging.getLogger(__name__)
 

@@ -10,8 +10,8 @@ import dspy
 import pytest
 from dspy import lm15
 
-from glm_dspy.batch import lost_engine
-from glm_dspy.journal import Journal, batch_id_of, running
+from glm_dspy.runs.batch import lost_engine
+from glm_dspy.runs.journal import Journal, batch_id_of, running
 from glm_dspy.lm.inprocess import EngineDiedError
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.glm import GLM

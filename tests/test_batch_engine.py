@@ -16,7 +16,7 @@ from pathlib import Path
 import dspy
 import pytest
 
-from glm_dspy.journal import Journal
+from glm_dspy.runs.journal import Journal
 from glm_dspy.lm.factory import make_lm
 from glm_dspy.modules.glm import GLM
 from tests.children import guarded

@@ -8,7 +8,7 @@ import pytest
 
 from glm_dspy.modules.discriminate import LEVERS, Discriminate
 from glm_dspy.modules.question_facts import refers_back
-from glm_dspy.steps import StepLog
+from glm_dspy.runs.steps import StepLog
 from graphs.cypher import gate
 from graphs.cypher.candidates import Hop, Start, inverse_relations, readings_of
 from graphs.cypher.loops import Loop, loops_of

@@ -34,7 +34,7 @@ from glm_dspy.lm import PromptRenderer, make_lm, query_context
 from glm_dspy.lm.observe import TRUNCATION_WARNING
 from glm_dspy.lm.probe import ServerConnectionError
 from glm_dspy.modules.calls import RETRY_TEMPERATURE, call_agent
-from glm_dspy.steps import UNEXPECTED_OUTPUT
+from glm_dspy.runs.steps import UNEXPECTED_OUTPUT
 
 MAX_TOKENS = 8
 # ~600 tokens, identical in every prompt below: the cacheable stable prefix.
@@ -310,7 +310,7 @@ def test_a_constrained_act_call_through_dspy_parses(lm):
 
 def test_sampled_snippets_are_engine_calls_at_the_sample_temperature(lm, tiny_graph):
     from glm_dspy.modules.glm import SAMPLE_TEMPERATURE, GLM
-    from glm_dspy.steps import StepLog
+    from glm_dspy.runs.steps import StepLog
 
     # under the act grammar the random model's reply parses, so each sample is one call and one act step
     program = GLM(tiny_graph, samples=2, constrained=True, compiled=None, readings=None)

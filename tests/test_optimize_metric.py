@@ -75,7 +75,7 @@ def test_feedback_names_what_the_agent_got_wrong():
     assert "Snippet" not in classify.feedback
 
 
-# Act in Cypher: steps that say their attempt and outcome (glm_dspy.steps.Step)
+# Act in Cypher: steps that say their attempt and outcome (glm_dspy.runs.steps.Step)
 QUERY = "MATCH (l:laureate {name: 'Marie Curie'}) RETURN l.birth_date"
 CYPHER_STEPS = [
     {"agent": "classify"},
@@ -88,7 +88,7 @@ CYPHER_STEPS = [
 
 
 def test_tries_that_say_their_outcome_are_read_as_eval_reads_them():
-    from glm_dspy.steps import act_first_tries
+    from glm_dspy.runs.steps import act_first_tries
 
     assert act_attempts(CYPHER_STEPS) == [[False, True], [True]]
     requests = act_attempts(CYPHER_STEPS)

@@ -10,7 +10,7 @@ import threading
 import dspy
 import pytest
 
-from glm_dspy.journal import Journal
+from glm_dspy.runs.journal import Journal
 from glm_dspy.modules.glm import GLM
 from glm_dspy.service import MAX_QUESTION_CHARS, Service, create_app
 from tests.test_batch import CALLS_PER_QUESTION, DyingEngine, scripted_lm

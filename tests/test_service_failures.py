@@ -10,7 +10,7 @@ import dspy
 import pytest
 from fastapi.testclient import TestClient
 
-from glm_dspy.journal import Journal
+from glm_dspy.runs.journal import Journal
 from glm_dspy.modules.glm import GLM
 from glm_dspy.service import MAX_BODY_BYTES, Service, create_app
 from tests.test_batch import CALLS_PER_QUESTION, DyingEngine, scripted_lm

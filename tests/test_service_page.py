@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from dspy.utils import DummyLM
 
-from glm_dspy.journal import Journal
+from glm_dspy.runs.journal import Journal
 from glm_dspy.modules.glm import GLM
 from glm_dspy.service import Service, create_app
 from tests.test_service import parse_events

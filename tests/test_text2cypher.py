@@ -12,7 +12,7 @@ from dspy.utils import DummyLM
 
 from glm_dspy.modules.cypher_paths import Chain
 from glm_dspy.modules.text2cypher import ORDER_WEIGHT, Text2Cypher, read_only_problem
-from glm_dspy.steps import CODE_ERROR
+from glm_dspy.runs.steps import CODE_ERROR
 
 BIRTH = "MATCH (l:laureate {name: 'Marie Curie'})-[:rel_birth_city]->(c:city) RETURN c.name"
 
@@ -392,7 +392,7 @@ def test_a_bad_examples_file_is_a_clear_error(nobel_graph, tmp_path):
 def test_glm_can_act_in_cypher_and_its_steps_join_the_log(nobel_graph):
     from glm_dspy.modules.glm import GLM
 
-    from glm_dspy.steps import listening
+    from glm_dspy.runs.steps import listening
 
     lm = DummyLM([{"cypher": "MATCH (l:laureate {name: 'marie curie'}) RETURN l.nope"}, {"cypher": BIRTH}])
     told = []

@@ -19,7 +19,7 @@ import dspy
 from glm_dspy.prompts.adapter import GLMAdapter
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.signatures import Answer, AnswerFromContext
-from glm_dspy.steps import RETRIEVAL_ERROR, UNEXPECTED_OUTPUT, StepLog
+from glm_dspy.runs.steps import RETRIEVAL_ERROR, UNEXPECTED_OUTPUT, StepLog
 from graphs.node_info import node_records, render_vertex_chunk
 
 

@@ -35,11 +35,11 @@ import dspy
 from dspy import lm15
 from dspy.utils.exceptions import AdapterParseError
 
-from glm_dspy.journal import current_run
+from glm_dspy.runs.journal import current_run
 from glm_dspy.lm.backend import backend_of
 from glm_dspy.lm.observe import observe_calls
 from glm_dspy.lm.transport import cause_of, timed_out
-from glm_dspy.steps import UNEXPECTED_OUTPUT, Step
+from glm_dspy.runs.steps import UNEXPECTED_OUTPUT, Step
 
 RETRY_TEMPERATURE = 0.3
 TIMEOUT_BACKOFF_S = (1.0, 4.0)  # the wait before each new try of a timed-out call

@@ -60,7 +60,7 @@ from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, 
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.modules.taught_words import mentions, taught_words
 from glm_dspy.signatures import ChooseReading
-from glm_dspy.steps import RETRIEVAL_ERROR, Step, StepLog, listening
+from glm_dspy.runs.steps import RETRIEVAL_ERROR, Step, StepLog, listening
 from graphs.cypher.anchors import DATE as VALUE_DATE
 from graphs.cypher.anchors import FUNCTION_WORDS, ValueIndex, folded, stem
 from graphs.cypher.candidates import (COUNT, Candidate, Start, inverse_relations, joined_candidates, paths_from,

@@ -23,7 +23,7 @@ from glm_dspy.prompts.adapter import GLMAdapter
 from glm_dspy.retrieval.communities import Communities
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.signatures import AnswerFromCommunities, PickCommunities
-from glm_dspy.steps import RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
+from glm_dspy.runs.steps import RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
 
 DEFAULT_WIDTH = 2
 DEFAULT_DEPTH = 2

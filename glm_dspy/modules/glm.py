@@ -48,7 +48,7 @@ from glm_dspy.prompts.adapter import GLMAdapter
 from glm_dspy.executor.autofix import autofix
 from glm_dspy.prompts.fewshot import ACT_DEMOS
 from glm_dspy.prompts.graph_demos import act_demos
-from glm_dspy.journal import current_run
+from glm_dspy.runs.journal import current_run
 from glm_dspy.prompts.function_docs import (LARGE_SCHEMA, PROMPT_RELATIONS, graph_context, is_large, relations_for,
                                    schema_summary)
 from glm_dspy.modules.act import ActAgent
@@ -62,7 +62,7 @@ from glm_dspy.retrieval.pipeline import Prefetcher, prefetch_pool
 from glm_dspy.lm.query import decoding_listener, query_context
 from graphs.node_info import CHUNK_OPENING
 from glm_dspy.signatures import Judge, Plan, Reflect
-from glm_dspy.steps import (CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, TIME_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog,
+from glm_dspy.runs.steps import (CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, TIME_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog,
                             listening)
 from graphs.deadline import DeadlinePassed, deadline, remaining_s
 
@@ -313,7 +313,7 @@ class GLM(dspy.Module):
         with `journal` (a path) the batch survives a lost engine or a killed process: run it
         again on the same journal and each unfinished query resumes from its last completed
         step, none answered twice (glm_dspy/batch.py)."""
-        from glm_dspy.batch import run_batch
+        from glm_dspy.runs.batch import run_batch
 
         return run_batch(self, questions, concurrency=concurrency, journal=journal, batch_id=batch_id,
                          on_done=on_done)

@@ -21,7 +21,7 @@ from glm_dspy.prompts.adapter import GLMAdapter
 from glm_dspy.prompts.function_docs import is_large, schema_summary
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.signatures import GraphCoTStep
-from glm_dspy.steps import STEP_LIMIT, UNEXPECTED_OUTPUT, StepLog
+from glm_dspy.runs.steps import STEP_LIMIT, UNEXPECTED_OUTPUT, StepLog
 
 DEFAULT_MAX_STEPS = 10
 MAX_OBSERVATION_CHARS = 2000

@@ -27,7 +27,7 @@ from glm_dspy.modules.text2cypher.rows import MAX_ROWS, _rows_text, _value_text
 from glm_dspy.modules.text2cypher.validation import TYPE_PROBLEM, Validation, _canonical
 from glm_dspy.modules.text2cypher.walk import Walks
 from glm_dspy.signatures import AnswerFromRows, GenerateCypher
-from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, TIME_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
+from glm_dspy.runs.steps import CODE_ERROR, RETRIEVAL_ERROR, TIME_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
 from graphs.deadline import DeadlinePassed, deadline, remaining_s
 
 DEFAULT_K = 3

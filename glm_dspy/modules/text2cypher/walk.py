@@ -10,7 +10,7 @@ import numpy as np
 
 from glm_dspy.modules.cypher_paths import Chain, Hop
 from glm_dspy.modules.text2cypher.rows import _rows_text
-from glm_dspy.steps import Step, StepLog
+from glm_dspy.runs.steps import Step, StepLog
 
 NO_ROWS = "the query returned no rows: check each name, each relationship table and its direction against the schema"
 UNBOUND = re.compile(r"Binder exception: Variable (\w+) is not in scope")

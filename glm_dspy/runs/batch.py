@@ -32,7 +32,7 @@ from pathlib import Path
 
 import dspy
 
-from glm_dspy.journal import MAX_RUNS, Journal, QueryState, poison_error, running
+from glm_dspy.runs.journal import MAX_RUNS, Journal, QueryState, poison_error, running
 from glm_dspy.lm.transport import EngineLostError, cause_of, timed_out
 
 DEFAULT_MAX_RECOVERIES = 3
