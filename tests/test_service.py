@@ -12,7 +12,7 @@ import pytest
 
 from glm_dspy.runs.journal import Journal
 from glm_dspy.modules.glm import GLM
-from glm_dspy.service import MAX_QUESTION_CHARS, Service, create_app
+from glm_dspy.serving.service import MAX_QUESTION_CHARS, Service, create_app
 from tests.test_batch import CALLS_PER_QUESTION, DyingEngine, scripted_lm
 
 QUESTION = "In which year was Notes on the Analytical Engine published?"

@@ -125,7 +125,7 @@ def check_serve(args) -> None:
 
 
 def cmd_serve(args) -> int:
-    from glm_dspy.service import serve
+    from glm_dspy.serving.service import serve
 
     console.print(f"serving GLM over {args.db} on http://{args.host}:{args.port} (journal {args.journal}); "
                   "Ctrl-C stops")

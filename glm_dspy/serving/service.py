@@ -55,7 +55,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from glm_dspy.runs.batch import DEFAULT_MAX_RECOVERIES, Recovery, answer_query, error_text
 from glm_dspy.runs.journal import MAX_RUNS, Journal, poison_error
-from glm_dspy.service_limits import Admission, BodyLimit, Overloaded
+from glm_dspy.serving.limits import Admission, BodyLimit, Overloaded
 from glm_dspy.runs.steps import Step, listening
 
 logger = logging.getLogger(__name__)
@@ -376,7 +376,7 @@ def create_app(service: Service, *, resume: bool = True):
 
     @app.get("/", response_class=HTMLResponse)
     async def page():
-        return resources.files("glm_dspy").joinpath("page.html").read_text(encoding="utf-8")
+        return resources.files("glm_dspy.serving").joinpath("page.html").read_text(encoding="utf-8")
 
     return app
 
