@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     import dspy
 
     from glm_dspy.graph import open_graph
-    from glm_dspy.metrics import exact_match
+    from glm_dspy.evaluation.metrics import exact_match
     from glm_dspy.modules.discriminate import Discriminate
     from glm_dspy.runs.steps import StepLog
 

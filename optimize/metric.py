@@ -3,7 +3,7 @@
 Per question (`Signals`, read off the prediction GLM returns, never off the trace, so that
 every optimizer sees the same numbers):
 
-- em: the answer matches a gold answer (glm_dspy.metrics.exact_match, as `glm-dspy eval`).
+- em: the answer matches a gold answer (glm_dspy.evaluation.metrics.exact_match, as `glm-dspy eval`).
 - classify_ok: Classify's label is the one the question's tier implies (`EXPECTED_KIND`:
   single_hop, multi_hop and aggregation questions are read off the graph by one program, so
   "deterministic" in glm_dspy.signatures.Classify's terms); None where the question has no
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import dspy
 
-from glm_dspy.metrics import exact_match
+from glm_dspy.evaluation.metrics import exact_match
 from glm_dspy.runs.steps import WRITERS
 
 EXPECTED_KIND = {"single_hop": "deterministic", "multi_hop": "deterministic", "aggregation": "deterministic"}

@@ -9,7 +9,7 @@ from dspy.utils import DummyLM
 
 from glm_dspy.cli import main
 from glm_dspy.cli import eval_tables
-from glm_dspy.evaluate import (busy_seconds, headline, judge_cell, make_program, read_results, run_eval, summarize,
+from glm_dspy.evaluation.evaluate import (busy_seconds, headline, judge_cell, make_program, read_results, run_eval, summarize,
                                write_charts)
 from glm_dspy.modules.glm import DEFAULT_SAMPLES
 from graphs.questions import Question

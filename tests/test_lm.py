@@ -27,7 +27,7 @@ from dspy.utils.exceptions import LMServerError, LMTransportError, LMUnsupported
 
 from backends.vllm_priority.hints import CacheHints, Segment, Tier, decode_hints, encode_hints
 from glm_dspy.prompts.adapter import GLMAdapter
-from glm_dspy.evaluate import judge_answer, read_results, run_eval
+from glm_dspy.evaluation.evaluate import judge_answer, read_results, run_eval
 from graphs.questions import Question
 from tests.children import guarded
 from glm_dspy.lm import PromptRenderer, make_lm, query_context

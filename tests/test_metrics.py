@@ -2,7 +2,7 @@
 
 import pytest
 
-from glm_dspy.metrics import (
+from glm_dspy.evaluation.metrics import (
     JUDGE_PROMPT,
     exact_match,
     judge_prompt,

@@ -36,7 +36,7 @@ def test_eval_takes_a_compiled_program_and_leaves_out_its_training_questions(tin
 
     import pytest
 
-    from glm_dspy.evaluate import make_program, train_qids
+    from glm_dspy.evaluation.evaluate import make_program, train_qids
 
     program = GLM(tiny_graph, readings=None)
     program.act.predict.demos.append(dspy.Example(request="r", previous_code="", error="", code=P1_YEAR))
@@ -434,7 +434,7 @@ def test_the_shipped_program_loads_into_every_glm_arm(nobel_graph, tmp_path):
     """The shipped program was compiled without Graph Counselor's agents; `glm-dspy eval --programs
     counselor` (GLM with plan and reflect) loads it, its own plan, judge and reflection hand-written,
     and so do the Python-Act and grammar arms. A file of another program's state is refused."""
-    from glm_dspy.evaluate import make_program
+    from glm_dspy.evaluation.evaluate import make_program
     from glm_dspy.lm.models import DEFAULT_MODEL
     from glm_dspy.modules import Text2Cypher
     from glm_dspy.programs import default_program
@@ -463,7 +463,7 @@ def test_the_shipped_program_loads_into_every_glm_arm(nobel_graph, tmp_path):
 def test_each_eval_record_names_the_program_its_arm_loaded(tiny_graph, tmp_path):
     """Graph Counselor's arm is GLM too, so it loads the compiled program; its records say so (they
     said None, going by the arm's name), and a baseline's say none."""
-    from glm_dspy.evaluate import run_eval
+    from glm_dspy.evaluation.evaluate import run_eval
     from graphs.questions import Question
 
     path = tmp_path / "glm.json"

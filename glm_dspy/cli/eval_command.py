@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from glm_dspy.arms import ARMS, parse_arms
+from glm_dspy.evaluation.arms import ARMS, parse_arms
 from glm_dspy.cli.server_options import add_server_options, server_options
 from glm_dspy.cli.checks import check_db, check_readable_file, check_writable_dir, positive_int
 from glm_dspy.cli.command import add_command
@@ -45,7 +45,7 @@ def resolve_glm_program(args) -> Path | None:
 def eval_questions(args) -> list[Question]:
     """The questions `glm-dspy eval` asks: from --questions FILE or --dataset [--split], less a compiled
     program's training questions, shuffled by --seed if asked, the first --limit."""
-    from glm_dspy.evaluate import train_qids
+    from glm_dspy.evaluation.evaluate import train_qids
     from graphs.datasets import load_questions
     from graphs.questions import read_questions
 
@@ -74,7 +74,7 @@ def cmd_eval(args) -> int:
     from rich.progress import Progress
 
     from glm_dspy.configuration import configure
-    from glm_dspy.evaluate import headline, run_eval, summarize, write_charts
+    from glm_dspy.evaluation.evaluate import headline, run_eval, summarize, write_charts
     from glm_dspy.graph import open_graph
 
     arms = args.programs

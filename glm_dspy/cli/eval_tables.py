@@ -10,8 +10,8 @@ def eval_tables(rows: dict, title: str) -> list:
     "0.620 [0.540, 0.700] (n=100)"; kinds as glm_dspy/accuracy.py `em_by_kind` names and orders them)."""
     from rich.table import Table
 
-    from glm_dspy.accuracy import in_kind_order, interval_cell
-    from glm_dspy.evaluate import judge_cell
+    from glm_dspy.evaluation.accuracy import in_kind_order, interval_cell
+    from glm_dspy.evaluation.evaluate import judge_cell
 
     table = Table(title=title)
     for column in ("arm", "EM [95% CI]", "1st-try", "ROUGE-L", "judge", "tokens/q", "calls/q", "prompt/q",

@@ -34,11 +34,11 @@ from typing import Any
 
 import numpy as np
 
-from glm_dspy.accuracy import em_by_kind, em_interval
-from glm_dspy.arms import ARMS
+from glm_dspy.evaluation.accuracy import em_by_kind, em_interval
+from glm_dspy.evaluation.arms import ARMS
 from glm_dspy.lm.observe import observe_calls
 from glm_dspy.lm.transport import EngineLostError, cause_of
-from glm_dspy.metrics import JUDGE_SYSTEM, exact_match, judge_prompt, parse_judgement, rouge_l
+from glm_dspy.evaluation.metrics import JUDGE_SYSTEM, exact_match, judge_prompt, parse_judgement, rouge_l
 from glm_dspy.runs.steps import act_first_tries
 from graphs.questions import Question
 
