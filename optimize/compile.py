@@ -204,7 +204,7 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
     from glm_dspy.graph import open_graph
     from glm_dspy.modules.glm import GLM
     from optimize.on_graphs import OnGraphs
-    from glm_dspy.programs import default_path, write_metadata
+    from glm_dspy.compiled.programs import default_path, write_metadata
     from optimize.prompts import prefix_lengths
     from optimize.report import print_report
 

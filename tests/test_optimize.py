@@ -161,10 +161,10 @@ def test_a_rerun_replays_every_call_from_the_disk_cache(tiny_graph, disk_cache):
 
 
 def test_the_default_program_is_loaded_only_for_the_model_it_was_compiled_for(tiny_graph, tmp_path, monkeypatch):
-    import glm_dspy.programs
-    from glm_dspy.programs import default_program, write_metadata
+    import glm_dspy.compiled.programs
+    from glm_dspy.compiled.programs import default_program, write_metadata
 
-    monkeypatch.setattr(glm_dspy.programs, "COMPILED_DIR", tmp_path)
+    monkeypatch.setattr(glm_dspy.compiled.programs, "COMPILED_DIR", tmp_path)
     program = GLM(tiny_graph, readings=None, compiled=None)
     program.act.predict.demos.append(dspy.Example(request="r", previous_code="", error="", code=P1_YEAR))
     shipped = tmp_path / "glm-tiny-model.json"
@@ -189,16 +189,16 @@ def test_the_default_program_is_loaded_only_for_the_model_it_was_compiled_for(ti
 
 
 def test_glm_program_none_gives_the_hand_written_program_on_every_command(tmp_path, monkeypatch):
-    import glm_dspy.programs
+    import glm_dspy.compiled.programs
     from glm_dspy import cli
-    from glm_dspy.programs import DEFAULT, write_metadata
+    from glm_dspy.compiled.programs import DEFAULT, write_metadata
 
     for command in (["ask", "q", "--db", "d"], ["demo", "--db", "d"], ["eval", "--dataset", "nobel", "--db", "d"]):
         parser = cli.build_parser()
         assert parser.parse_args(command).glm_program == DEFAULT
         assert parser.parse_args([*command, "--glm-program", "none"]).glm_program is None
         assert parser.parse_args([*command, "--glm-program", "p.json"]).glm_program == Path("p.json")
-    monkeypatch.setattr(glm_dspy.programs, "COMPILED_DIR", tmp_path)
+    monkeypatch.setattr(glm_dspy.compiled.programs, "COMPILED_DIR", tmp_path)
     shipped = tmp_path / "glm-qwen2.5-coder-0.5b.json"
     shipped.write_text("{}")
     write_metadata(shipped, model="vllm/qwen2.5-coder-0.5b", dataset="nobel", optimizer="bootstrap", seed=0,
@@ -410,7 +410,7 @@ def test_the_shipped_program_is_the_default_of_its_model_and_its_demos_a_stable_
     (docs/benchmarks.md), is what GLM loads for the default model, and for no other; its Cypher
     demo sits in the prompt's byte-stable prefix, before each question's own tables and examples."""
     from glm_dspy.lm.models import DEFAULT_MODEL
-    from glm_dspy.programs import COMPILED_DIR, default_program, read_metadata
+    from glm_dspy.compiled.programs import COMPILED_DIR, default_program, read_metadata
 
     path = default_program(f"vllm/{DEFAULT_MODEL}")
     assert path == COMPILED_DIR / f"glm-{DEFAULT_MODEL}.json"
@@ -437,7 +437,7 @@ def test_the_shipped_program_loads_into_every_glm_arm(nobel_graph, tmp_path):
     from glm_dspy.evaluation.evaluate import make_program
     from glm_dspy.lm.models import DEFAULT_MODEL
     from glm_dspy.modules import Text2Cypher
-    from glm_dspy.programs import default_program
+    from glm_dspy.compiled.programs import default_program
 
     path = default_program(f"vllm/{DEFAULT_MODEL}")
     demo = json.loads(path.read_text())["cypher.generate"]["demos"][0]["question"]

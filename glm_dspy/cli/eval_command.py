@@ -35,7 +35,7 @@ def lm_model_name(model: str | None) -> str:
 def resolve_glm_program(args) -> Path | None:
     """The compiled program `glm-dspy eval` runs for the glm arm: --glm-program PATH, none, or by
     default the one shipped for --model (glm_dspy/programs.py)."""
-    from glm_dspy.programs import DEFAULT, default_program
+    from glm_dspy.compiled.programs import DEFAULT, default_program
 
     if args.glm_program == DEFAULT:
         return default_program(lm_model_name(args.model))

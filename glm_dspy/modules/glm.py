@@ -184,7 +184,7 @@ class GLM(dspy.Module):
         self.adapter = GLMAdapter()
         self.program_path = None
         if compiled is not None:
-            from glm_dspy.programs import resolve_program  # compiled programs ship under glm_dspy/compiled
+            from glm_dspy.compiled.programs import resolve_program  # compiled programs ship under glm_dspy/compiled
 
             lm = dspy.settings.lm
             self.program_path = resolve_program(compiled, getattr(lm, "model", None) if lm is not None else None)

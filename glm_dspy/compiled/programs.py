@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-COMPILED_DIR = Path(__file__).parent / "compiled"
+COMPILED_DIR = Path(__file__).parent  # glm_dspy/compiled/, beside this module
 DEFAULT = "default"  # GLM(compiled=DEFAULT): the shipped program of the configured model, if any
 
 
