@@ -4,7 +4,7 @@ import dspy
 import pytest
 from rich.console import Console
 
-from glm_dspy.report import backend_note, steps_table
+from glm_dspy.cli.report import backend_note, steps_table
 from glm_dspy.runs.steps import UNEXPECTED_OUTPUT, Step
 
 

@@ -45,7 +45,7 @@ def run_demo(db_dir: Path, console: Console, *, retrieval_only: bool = False, mo
             return _retrieval(graph, console)
         from glm_dspy.configuration import configure
         from glm_dspy.modules.glm import GLM
-        from glm_dspy.report import print_prediction
+        from glm_dspy.cli.report import print_prediction
 
         with console.status("starting the local model on the in-process vLLM engine"):
             configure(model)
