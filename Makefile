@@ -20,7 +20,7 @@ demo: setup graph
 test: setup graph browser graphviz
 	$(PY) -m pytest -q -x --durations=10
 
-# GLM as an HTTP service with its page at http://127.0.0.1:8000/ (glm_dspy/service.py)
+# GLM as an HTTP service with its page at http://127.0.0.1:8000/ (glm_dspy/serving/service.py)
 serve: setup graph graphviz
 	$(VENV)/bin/glm-dspy serve --db $(DB) --port $(or $(PORT),8000)
 

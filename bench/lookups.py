@@ -18,7 +18,7 @@ import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
-QUICK_QUESTIONS = [  # make demo's (glm_dspy/demo.py)
+QUICK_QUESTIONS = [  # make demo's (glm_dspy/cli/demo.py)
     ("In which year did Marie Curie receive the Nobel Prize in Physics?", "1903"),
     ("When was Marie Curie born?", "1867-11-07"),
     ("When did Niels Bohr die?", "1962-11-18"),

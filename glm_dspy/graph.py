@@ -27,7 +27,7 @@ class Graph:
     _name_matcher: object | None = None
 
     def name_matcher(self):
-        """The graph's feature and neighbour-type names, matched by meaning (glm_dspy/autofix.py
+        """The graph's feature and neighbour-type names, matched by meaning (glm_dspy/executor/autofix.py
         NameMatcher, on the RetrieveNode embedder); built once, None without a node index."""
         if self._name_matcher is None and self.retriever.node_index is not None:
             from glm_dspy.executor.autofix import NameMatcher
@@ -50,7 +50,7 @@ class Graph:
 
     def executor(self, *, timeout_s: float = 5.0, num_workers: int = 1, communities: bool = False):
         """A `SnippetExecutor` whose snippets can call this graph's functions (`communities`: and
-        CommunityInfo, glm_dspy/communities.py)."""
+        CommunityInfo, glm_dspy/retrieval/communities.py)."""
         from glm_dspy.executor import SnippetExecutor
 
         functions = self.retriever.functions()

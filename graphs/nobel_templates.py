@@ -8,7 +8,7 @@ Rules (tests/test_nobel_templates.py checks them on the shipped files):
 - Every entity belongs to one split, by a stable hash of its id (`entity_split`): about
   DEV_SHARE of them are dev. A question goes to a split only if every entity it names
   belongs to it, so dev and train never name the same entity. Entities the hand-written
-  demos name (DEMO_NAMES, glm_dspy/fewshot.py) are never dev; nor is any question of the
+  demos name (DEMO_NAMES, glm_dspy/prompts/fewshot.py) are never dev; nor is any question of the
   49 hand-written samples (datasets/nobel/questions.jsonl), word for word.
 - Answers come from the family's Cypher (`answer_from_rows`); a candidate whose answer is
   empty, null, or longer than the family's max_values is skipped.
@@ -40,7 +40,7 @@ DEV_SHARE = 0.4
 DEV_PER_TIER = 110
 TRAIN_PER_TIER = 200
 SEED = 12  # issue 12
-# every entity glm_dspy/fewshot.py names (tests/test_nobel_templates.py checks this list against that file)
+# every entity glm_dspy/prompts/fewshot.py names (tests/test_nobel_templates.py checks this list against that file)
 DEMO_NAMES = frozenset({"Max Planck", "Niels Bohr", "Linus Pauling", "Nobel Prize in Physics 1921", "Ada Lovelace",
                         "Pierre Curie", "Marie Curie"})
 

@@ -188,7 +188,7 @@ def _features(features: dict[str, Any], max_chars: int) -> str:
     return "{" + ", ".join(f"{k}:{format_value(features[k], max_chars)}" for k in sorted(features)) + "}"
 
 
-CHUNK_OPENING = "[Node:"  # every vertex chunk begins with it (glm_dspy/notebook.py relies on it)
+CHUNK_OPENING = "[Node:"  # every vertex chunk begins with it (glm_dspy/prompts/notebook.py relies on it)
 
 
 def render_vertex_chunk(node: NodeRecord, text_features: dict[str, str | None]) -> str:

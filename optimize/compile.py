@@ -40,7 +40,7 @@ hand-written program and keeps its demos first in every prompt (optimize/pinned.
 metric is EM plus per-agent signals (optimize/metric.py). The result is saved as DSPy state
 JSON at `--out` (default glm_dspy/compiled/glm-<model>.json, the program `GLM(graph)` loads
 by default for that model) with its metadata beside it (`.train.json`: model, dataset,
-optimizer, seed, training qids; glm_dspy/programs.py) and the report (`.report.json`).
+optimizer, seed, training qids; glm_dspy/compiled/programs.py) and the report (`.report.json`).
 
 Resuming: every LLM call goes through DSPy's response cache on disk, in `--cache-dir`
 (default `.cache/` beside the output, git-ignored). A compile that stopped (Ctrl-C, a crash)

@@ -1,4 +1,4 @@
-"""EM with a percentile-bootstrap interval, overall and per question tier or kind (glm_dspy/accuracy.py)."""
+"""EM with a percentile-bootstrap interval, overall and per question tier or kind (glm_dspy/evaluation/accuracy.py)."""
 
 import numpy as np
 import pytest

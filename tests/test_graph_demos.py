@@ -1,4 +1,4 @@
-"""Act demos fitted to a graph (glm_dspy/graph_demos.py), on the real Nobel and tiny graphs."""
+"""Act demos fitted to a graph (glm_dspy/prompts/graph_demos.py), on the real Nobel and tiny graphs."""
 
 import dspy
 

@@ -1,5 +1,5 @@
-"""The graph functions over one id, a list of ids, and arguments that are no ids (glm_dspy/retriever.py,
-glm_dspy/graph_arguments.py), on the Nobel test graph:
+"""The graph functions over one id, a list of ids, and arguments that are no ids (glm_dspy/retrieval/retriever.py,
+glm_dspy/retrieval/arguments.py), on the Nobel test graph:
 
     l6 Marie Curie --prize--> prize_physics_1903, prize_chemistry_1911
     l5 Pierre Curie --prize--> prize_physics_1903

@@ -488,7 +488,7 @@ def test_crashed_engine_fails_every_call_at_once_naming_the_query(lm, monkeypatc
         message = raised.value.message
         assert message.startswith(f"query {query_id}: the in-process vLLM engine for {lm.engine.transport.model_path} "
                                   "died: RuntimeError: simulated EngineCore crash")
-        # only a journaled batch resumes a query (glm_dspy/batch.py): the message says so, and how
+        # only a journaled batch resumes a query (glm_dspy/runs/batch.py): the message says so, and how
         assert "ask it again" in message and "GLM.batch(..., journal=PATH)" in message and "checkpoint" not in message
     assert not lm.engine.transport.is_alive()
     # an eval stops at the first question the lost engine fails, and records none of them

@@ -12,7 +12,7 @@ from graphs.nobel_templates import (DEMO_NAMES, SAMPLE_FILE, SPLIT_FILES, _insta
                                     unique_names)
 from graphs.questions import TIERS, read_questions
 
-FEWSHOT = Path(__file__).resolve().parent.parent / "glm_dspy" / "fewshot.py"
+FEWSHOT = Path(__file__).resolve().parent.parent / "glm_dspy" / "prompts" / "fewshot.py"
 ID_LITERAL = re.compile(r"\{id: '([^']*)'\}")
 
 

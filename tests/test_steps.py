@@ -1,4 +1,4 @@
-"""glm_dspy/steps.py: what a StepLog tells its listener, and when."""
+"""glm_dspy/runs/steps.py: what a StepLog tells its listener, and when."""
 
 from glm_dspy.runs.steps import Step, StepLog, listening
 

@@ -15,7 +15,7 @@ from rich.panel import Panel
 from rich.syntax import Syntax
 
 # The first is issue 3's acceptance question. The default 0.5B model answers all three
-# (docs/benchmarks.md); none of them mirrors a demo in glm_dspy/fewshot.py.
+# (docs/benchmarks.md); none of them mirrors a demo in glm_dspy/prompts/fewshot.py.
 QUESTIONS = [
     "In which year did Marie Curie receive the Nobel Prize in Physics?",
     "When was Marie Curie born?",

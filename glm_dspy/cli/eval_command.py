@@ -1,4 +1,4 @@
-"""`glm-dspy eval`: GLM and the baselines on the same questions, one table (glm_dspy/evaluate.py runs it)."""
+"""`glm-dspy eval`: GLM and the baselines on the same questions, one table (glm_dspy/evaluation/evaluate.py runs it)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def lm_model_name(model: str | None) -> str:
 
 def resolve_glm_program(args) -> Path | None:
     """The compiled program `glm-dspy eval` runs for the glm arm: --glm-program PATH, none, or by
-    default the one shipped for --model (glm_dspy/programs.py)."""
+    default the one shipped for --model (glm_dspy/compiled/programs.py)."""
     from glm_dspy.compiled.programs import DEFAULT, default_program
 
     if args.glm_program == DEFAULT:
@@ -106,7 +106,7 @@ def cmd_eval(args) -> int:
 
 
 def arm_list(text: str) -> list[str]:
-    """--programs: comma-separated arm names, each known (glm_dspy/arms.py)."""
+    """--programs: comma-separated arm names, each known (glm_dspy/evaluation/arms.py)."""
     try:
         return parse_arms(text)
     except ValueError as error:

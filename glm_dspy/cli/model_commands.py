@@ -1,4 +1,4 @@
-"""`glm-dspy model`: the registered local LLMs (glm_dspy/models.py): `list` them, `fetch` one."""
+"""`glm-dspy model`: the registered local LLMs (glm_dspy/lm/models.py): `list` them, `fetch` one."""
 
 from __future__ import annotations
 

@@ -8,12 +8,12 @@ the question's tier and kind, Act requests and how many of them printed a real r
 try) goes to `<out>/results.jsonl` as soon as it is known, so an interrupted run resumes where it
 stopped: finished (question, arm) pairs are skipped (records written before `tier`, `kind` and the
 Act counts existed take the tier and kind from the question and are left out of the first-try
-share). Then one table (rows: arms; EM with its 95% bootstrap interval, glm_dspy/accuracy.py;
+share). Then one table (rows: arms; EM with its 95% bootstrap interval, glm_dspy/evaluation/accuracy.py;
 calls, prompt tokens a question and prompt tokens per right answer), EM per question kind (the
 tier, or where a question has none the kind its file gives it), PNG charts (tokens, calls,
 latency and accuracy per arm, after the paper's Figures 10, 11 and 14) and, last, one JSON line
 of the headline figures, GLM vs Graph-CoT on the same questions. The judge is GRBench's prompt
-(glm_dspy/metrics.py) sent to `--judge-model` (default: the model under test).
+(glm_dspy/evaluation/metrics.py) sent to `--judge-model` (default: the model under test).
 
 A record's `judge` is the verdict: true, false (an empty answer is false without asking), or
 null where no verdict exists (no judge LM, or a reply that is neither Yes nor No); the judge
@@ -50,7 +50,7 @@ TRACE_CHARS = 400  # per code/output/error field of a step in a record's trace
 
 def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrency: int = 1):
     """The arm's program; `glm_program` is a compiled GLM (`python -m optimize.compile`) for the glm arms,
-    None the hand-written one (the CLI resolves its default, glm_dspy/programs.py).
+    None the hand-written one (the CLI resolves its default, glm_dspy/compiled/programs.py).
 
     GLM's snippet executor gets one worker per concurrent question (at least GLM's own 2), so
     `concurrency` questions never wait on each other's snippets; workers start on first use."""
@@ -232,7 +232,7 @@ def busy_seconds(intervals: list[tuple[float, float]]) -> float:
 
 def summarize(records: list[dict[str, Any]], arms: list[str]) -> dict[str, dict[str, Any]]:
     """Per arm: EM with its 95% bootstrap interval (`em_lo`, `em_hi`) and per question kind
-    (`em_by_tier`: the tier, or the question's own kind, glm_dspy/accuracy.py `em_by_kind`),
+    (`em_by_tier`: the tier, or the question's own kind, glm_dspy/evaluation/accuracy.py `em_by_kind`),
     ROUGE-L, judge (the mean verdict over the `judged` questions that have one; None if none has),
     tokens (prompt + completion), `prompt_tokens` and `calls` per question, `num_right` (EM) and
     `prompt_tokens_per_right` (all its prompt tokens over `num_right`; None when none is right),

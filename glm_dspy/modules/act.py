@@ -32,7 +32,7 @@ class ActAgent(dspy.Module):
         super().__init__()
         self.grammar = grammar
         self.predict = dspy.Predict(Act, max_tokens=max_tokens)
-        self.predict.demos = list(ACT_DEMOS if demos is None else demos)  # glm_dspy/graph_demos.py fits them to a graph
+        self.predict.demos = list(ACT_DEMOS if demos is None else demos)  # glm_dspy/prompts/graph_demos.py fits them to a graph
         self.graph_context = graph_context
         self._signatures: OrderedDict[tuple[str, str], type[dspy.Signature]] = OrderedDict()
 

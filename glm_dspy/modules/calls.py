@@ -20,7 +20,7 @@ than the model's context (a notebook or a compiled program's demos grown too lon
 the engine; the call is then recorded as "unexpected agent output" with that reason, like
 unparseable output, and the query ends instead of crashing.
 
-In a journaled run (glm_dspy/journal.py) a call the query already completed is replayed from
+In a journaled run (glm_dspy/runs/journal.py) a call the query already completed is replayed from
 the journal, with no LLM call, and a new one is journaled once it completes.
 """
 

@@ -2,7 +2,7 @@
 
     start     the node that best matches the question (the RetrieveNode index, as Graph RAG), a
               one-node start community
-    a level   the communities next to the frontier (glm_dspy/communities.py: Louvain on the
+    a level   the communities next to the frontier (glm_dspy/retrieval/communities.py: Louvain on the
               neighbourhood, coarse pruning to the top `top_k` by modularity), fine-pruned by the
               LLM to `width` of them (PickCommunities, a "community" step; no call when there are
               no more than `width`); their triples join the facts, and AnswerFromCommunities says

@@ -15,7 +15,7 @@ question, so that call is skipped (one LLM call fewer per non-deterministic ques
 A snippet that fails (an error, nothing printed, only empty results such as "[]", only
 graph-function observations such as "no node with id ...", only node ids, whose chunks then go
 to the notebook, or only a name the request itself holds) is first repaired by GLM itself where
-the mistake is mechanical (glm_dspy/autofix.py: an undefined name close to a defined one, a
+the mistake is mechanical (glm_dspy/executor/autofix.py: an undefined name close to a defined one, a
 feature or neighbour type close to the graph's own, or one step further; no LLM call). If it still fails, Act writes `samples` more snippets for the same request at
 `sample_temperature`, all in one batch on the engine, each is run, and the output most of them
 print is kept. Only the question itself is sampled so, not the requests Reason makes later
@@ -98,7 +98,7 @@ class GLM(dspy.Module):
         """`compiled`: "default" loads the compiled program shipped for the configured LM's model
         (glm_dspy/compiled/glm-<model>.json, only when its metadata names that model; else the
         hand-written program), None (or "none") the hand-written program, a path that file
-        (glm_dspy/programs.py). `self.program_path` says which file was loaded, if any.
+        (glm_dspy/compiled/programs.py). `self.program_path` says which file was loaded, if any.
         `question_timeout_s`: one deadline over all of a question's agent calls and graph work.
         `decompose`: the readings answer Reason's requests too (a part of the question, asked in
         Algorithm 1's loop) before Act writes code for them."""
@@ -115,9 +115,9 @@ class GLM(dspy.Module):
         self.classify = ClassifyAgent(constrained=constrained)
         self.reason = ReasonAgent(constrained=constrained)
         # fitted_demos: Act's demos are those that fit the graph, filled up with demos written from it
-        # (glm_dspy/graph_demos.py); else the hand-written ones as they are. Off by default: on the
+        # (glm_dspy/prompts/graph_demos.py); else the hand-written ones as they are. Off by default: on the
         # Nobel and synthetic dev samples it lost 6 and 5 answers (docs/benchmarks.md, "The Python Act's levers")
-        # communities: Act may call CommunityInfo(id) (FastToG's communities, glm_dspy/communities.py)
+        # communities: Act may call CommunityInfo(id) (FastToG's communities, glm_dspy/retrieval/communities.py)
         self.communities = communities
         context = ""
         if graph is not None:
@@ -129,9 +129,9 @@ class GLM(dspy.Module):
                             if fitted_demos and graph is not None else None)
         self.max_steps = max_steps
         self.max_repairs = max_repairs
-        self.autofix = autofix  # GLM repairs mechanical mistakes in a failing snippet itself (glm_dspy/autofix.py)
+        self.autofix = autofix  # GLM repairs mechanical mistakes in a failing snippet itself (glm_dspy/executor/autofix.py)
         self.samples, self.sample_temperature = samples, sample_temperature
-        # pipelined: RetrieveNode lookups start while Act is still decoding its snippet (glm_dspy/pipeline.py);
+        # pipelined: RetrieveNode lookups start while Act is still decoding its snippet (glm_dspy/retrieval/pipeline.py);
         # off by default: on a 2-core CPU the prefetch competes with decoding and cost 9-18% p50 latency
         # (bench.pipeline, docs/benchmarks.md); on where retrieval costs as much as decoding
         self.pipelined = pipelined
@@ -180,7 +180,7 @@ class GLM(dspy.Module):
         self.graph = graph
         self.executor = executor
         # ChatAdapter without the JSON fallback (the prompt layout must not change on a parse
-        # error) and with lenient bool fields (glm_dspy/adapter.py)
+        # error) and with lenient bool fields (glm_dspy/prompts/adapter.py)
         self.adapter = GLMAdapter()
         self.program_path = None
         if compiled is not None:
@@ -224,7 +224,7 @@ class GLM(dspy.Module):
     def forward(self, question: str) -> dspy.Prediction:
         log = StepLog()
         notebook = Notebook()
-        run = current_run()  # a journaled batch names the query (glm_dspy/batch.py)
+        run = current_run()  # a journaled batch names the query (glm_dspy/runs/batch.py)
         query_id = run.query_id if run is not None else uuid.uuid4().hex
         reflections: list[str] = []
         answer, category, kind = None, TIME_LIMIT, self.kind or "deterministic"
@@ -312,7 +312,7 @@ class GLM(dspy.Module):
         """Answer `questions`, `concurrency` at a time on one engine (vLLM batches their calls);
         with `journal` (a path) the batch survives a lost engine or a killed process: run it
         again on the same journal and each unfinished query resumes from its last completed
-        step, none answered twice (glm_dspy/batch.py)."""
+        step, none answered twice (glm_dspy/runs/batch.py)."""
         from glm_dspy.runs.batch import run_batch
 
         return run_batch(self, questions, concurrency=concurrency, journal=journal, batch_id=batch_id,
@@ -385,7 +385,7 @@ class GLM(dspy.Module):
     def _act(self, request: str, log: StepLog, sample: bool = False) -> tuple[str | None, str | None, str | None]:
         """Write and run a snippet for `request`, repairing it on failure.
 
-        A failing snippet is first repaired by GLM itself (glm_dspy/autofix.py: mechanical
+        A failing snippet is first repaired by GLM itself (glm_dspy/executor/autofix.py: mechanical
         mistakes, no LLM call, a "graph" step); with `sample` (the question itself, not a
         request Reason made) Act then writes `samples` more (`_sample`); then Act repairs it,
         at most `max_repairs` times.
@@ -438,7 +438,7 @@ class GLM(dspy.Module):
 
     def _call_act(self, config: dict | None = None, **inputs) -> tuple[dspy.Prediction | None, Step]:
         """One Act call; pipelined, its snippet's RetrieveNode lookups start as its lines are
-        decoded and have finished when it returns (glm_dspy/pipeline.py); the step says how many
+        decoded and have finished when it returns (glm_dspy/retrieval/pipeline.py); the step says how many
         and how much of their time was hidden under decoding."""
         if not self.pipelined or self.graph is None:
             return call_agent("act", self.act, config=config, **inputs)
@@ -551,7 +551,7 @@ class GLM(dspy.Module):
         return relations_for(self.graph, request, ACT_RELATIONS)
 
     def _autofix(self, code: str, retrieved: list[str]) -> str | None:
-        """`code` repaired by glm_dspy/autofix.py, or None; `retrieved`: the ids its RetrieveNode
+        """`code` repaired by glm_dspy/executor/autofix.py, or None; `retrieved`: the ids its RetrieveNode
         calls returned, whose type (when they share one) says where a missing name is one step further."""
         if self.graph is None:
             return None

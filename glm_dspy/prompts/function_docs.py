@@ -31,7 +31,7 @@ closely linked nodes), the most cohesive first, each as triples "name -relation-
 
 def graph_context(schema: GraphSchema, communities: bool = False, relations: Collection[str] | None = None) -> str:
     """Function docs plus the schema summary of one graph, for the Act prompt; `communities`: with
-    CommunityInfo (GLM(communities=True), glm_dspy/communities.py); `relations`: only these
+    CommunityInfo (GLM(communities=True), glm_dspy/retrieval/communities.py); `relations`: only these
     neighbour types (a large schema pruned to a request's, `relations_for`)."""
     docs = f"{FUNCTION_DOCS}\n{COMMUNITY_DOC}" if communities else FUNCTION_DOCS
     return f"{docs}\n\nThe graph ({schema.name}):\n{schema.summary(relations)}"

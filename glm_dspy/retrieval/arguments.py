@@ -1,6 +1,6 @@
 """How a graph function reads its arguments, and what it answers when they are not what it takes.
 
-Every graph function but RetrieveNode takes one id or a list of ids (glm_dspy/retriever.py).
+Every graph function but RetrieveNode takes one id or a list of ids (glm_dspy/retrieval/retriever.py).
 `read_ids` turns that argument into the items a function answers for, in order: each item is
 an id to look up (a str) or the `Observation` that stands in the result where that item's
 answer would be. An item is an observation when it is one already (an earlier call's message

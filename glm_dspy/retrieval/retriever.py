@@ -12,8 +12,8 @@ position (NeighbourCheck: once). Contract, for every function:
 * one round trip to Kuzu per call (a node's table comes from the in-memory id index, and
   several ids go into one UNION ALL query, one branch per distinct id), none at all for
   RetrieveNode (FAISS);
-* bad input returns an `Observation` (glm_dspy/observation.py) that names the valid options
-  and the corrected call: an unknown id or an item that is no id (glm_dspy/graph_arguments.py)
+* bad input returns an `Observation` (glm_dspy/retrieval/observation.py) that names the valid options
+  and the corrected call: an unknown id or an item that is no id (glm_dspy/retrieval/arguments.py)
   is the observation at that item's place, the others are still answered; an unknown feature
   or neighbour type that no given node has is one observation for the whole call, with "did
   you mean" for a near name or a name of the other kind, and (for a list) how to count;

@@ -2,7 +2,7 @@
 
 The questions run `concurrency` at a time from a thread pool over one program, so one engine
 batches their LLM requests and one graph store and executor serve their snippets. Each query
-runs under a `QueryRun` of the journal (glm_dspy/journal.py): every agent call it completes is
+runs under a `QueryRun` of the journal (glm_dspy/runs/journal.py): every agent call it completes is
 journaled, and its prediction when it finishes.
 
 Recovery: when a query fails because the engine is lost (an `EngineLostError` along the

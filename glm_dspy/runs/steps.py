@@ -52,9 +52,9 @@ class Step:
     # counts the samples), not a repair
     sampled: bool = False
     # the call was not made again: its outputs were replayed from the query's journal (a resumed
-    # query, glm_dspy/journal.py); its tokens are those of the run that made it
+    # query, glm_dspy/runs/journal.py); its tokens are those of the run that made it
     replayed: bool = False
-    # act only, pipelined (glm_dspy/pipeline.py): RetrieveNode lookups started while the snippet was
+    # act only, pipelined (glm_dspy/retrieval/pipeline.py): RetrieveNode lookups started while the snippet was
     # still being decoded, their time, and how much of it ran before decoding ended
     prefetched: int = 0
     prefetch_s: float = 0.0

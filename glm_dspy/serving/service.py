@@ -17,7 +17,7 @@ Endpoints (`create_app`):
                                           tokens, the prefix cache hit rate
   GET  /                               -> a page to ask a question and watch its steps arrive
 
-Every question is a journaled query (glm_dspy/journal.py) run by `answer_query` (glm_dspy/batch.py)
+Every question is a journaled query (glm_dspy/runs/journal.py) run by `answer_query` (glm_dspy/runs/batch.py)
 on a pool of `concurrency` worker threads over one program, one engine and one graph: vLLM
 batches the concurrent requests' calls; a lost or hung engine is restarted and the query
 resumed. When the service starts on a journal that has unfinished queries (it was killed), it
@@ -32,7 +32,7 @@ What the service guarantees:
   process stopped that many times is not resumed again but journaled `failed` as a poison
   question, and the start's log names it; so a question that kills the process cannot kill
   every start after it;
-* at most `concurrency` questions run and `max_queued` wait (glm_dspy/service_limits.py); the
+* at most `concurrency` questions run and `max_queued` wait (glm_dspy/serving/limits.py); the
   event loop never waits on the journal (SQLite runs in threads).
 """
 

@@ -1,6 +1,6 @@
 """Grounding the names a query holds to the question's names and to the graph's stored nodes.
 
-`ground_names` and `named_nodes` are functions (function_docs.py uses `named_nodes`); `Names`
+`ground_names` and `named_nodes` are functions (prompts/function_docs.py uses `named_nodes`); `Names`
 holds the lookups that need the graph."""
 
 from __future__ import annotations
