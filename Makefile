@@ -61,10 +61,10 @@ $(DB)/meta.json: $(STAMPS)/install graphs/nobel.py graphs/load.py graphs/schema.
 	$(VENV)/bin/glm-dspy build nobel --db $(DB) --force
 
 bench-graph: setup
-	$(PY) -m bench.graph
+	$(PY) -m glm_dspy.bench.graph
 
 bench-cache: setup graph
-	$(PY) -m bench.cache
+	$(PY) -m glm_dspy.bench.cache
 
 clean:
 	rm -rf $(STAMPS) data

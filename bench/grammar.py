@@ -1,7 +1,7 @@
 """Act under its grammar vs free decoding: first-try snippets, decoding speed, the grammar's compile time.
 
-    python -m bench.grammar --quick      # 10 Nobel dev questions, ~3 min after the engine starts
-    python -m bench.grammar              # 40
+    python -m glm_dspy.bench.grammar --quick      # 10 Nobel dev questions, ~3 min after the engine starts
+    python -m glm_dspy.bench.grammar              # 40
 
 Arms, on the same dev questions and the same engine, interleaved per question (the same cache
 warmth): Act's first snippet for the question decoded under the graph's grammar
@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     from glm_dspy.lm.models import resolve_model
     from glm_dspy.modules.act import ActAgent
     from glm_dspy.modules.calls import call_agent
-    from graphs.datasets import load_questions
+    from glm_dspy.graphs.datasets import load_questions
 
     questions = load_questions("nobel", args.db, split="dev")
     random.Random(args.seed).shuffle(questions)

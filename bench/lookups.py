@@ -1,7 +1,7 @@
 """Single-entity lookups on the real model, whichever way Classify goes: answers and calls per path.
 
-    python -m bench.lookups --quick      # make demo's 3 questions, ~2 min after the engine starts
-    python -m bench.lookups              # 10 Nobel lookups
+    python -m glm_dspy.bench.lookups --quick      # make demo's 3 questions, ~2 min after the engine starts
+    python -m glm_dspy.bench.lookups              # 10 Nobel lookups
 
 Greedy decoding differs between CPUs, and with it Classify's decision: the same lookup takes the
 deterministic path on one machine and the notebook loop on another. A lookup must come out right

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from glm_dspy.retrieval.retriever import DEFAULT_NUM_NEIGHBOURS, Retriever
-from graphs.node_index import NodeIndex
-from graphs.schema import GraphSchema
-from graphs.store import GraphStore
+from glm_dspy.graphs.node_index import NodeIndex
+from glm_dspy.graphs.schema import GraphSchema
+from glm_dspy.graphs.store import GraphStore
 
 
 @dataclass(slots=True)

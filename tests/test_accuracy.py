@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from glm_dspy.evaluation.accuracy import UNTIERED, bootstrap_interval, em_by_kind, em_interval, in_kind_order, interval_cell
+from glm_dspy.evaluation.accuracy import (UNTIERED, bootstrap_interval, em_by_kind, em_interval, in_kind_order,
+                                          interval_cell)
 
 
 def records(*pairs):

@@ -4,12 +4,12 @@ import shutil
 
 import pytest
 
-from graphs.datasets import DATASETS, data_dir, load_dataset, load_questions, parse_size
-from graphs.nobel import nobel_graph
-from graphs.pathquestion import pathquestion_graph, read_pathquestions
-from graphs.questions import TIERS
-from graphs.store import GraphStore
-from graphs.triples import relation_name
+from glm_dspy.graphs.datasets import DATASETS, data_dir, load_dataset, load_questions, parse_size
+from glm_dspy.graphs.nobel import nobel_graph
+from glm_dspy.graphs.pathquestion import pathquestion_graph, read_pathquestions
+from glm_dspy.graphs.questions import TIERS
+from glm_dspy.graphs.store import GraphStore
+from glm_dspy.graphs.triples import relation_name
 
 from conftest import FIXTURES
 

@@ -12,7 +12,7 @@ from glm_dspy.modules.discriminate import LEVERS, Discriminate
 from glm_dspy.modules.question_facts import (COUNT, DATE, NAME, YES_NO, alternatives, asked, asked_thing, coordinated,
                                              count_bound, extreme, most, negated)
 from glm_dspy.runs.steps import StepLog
-from graphs.cypher.anchors import Condition
+from glm_dspy.graphs.cypher.anchors import Condition
 
 QUESTION = "In which city was Marie Curie born?"
 

@@ -57,7 +57,7 @@ def test_fasttog_stops_at_its_depth_with_its_best_answer(nobel_graph):
 
 def test_an_eval_record_keeps_the_arms_depth(nobel_graph, tmp_path):
     from glm_dspy.evaluation.evaluate import read_results, run_eval
-    from graphs.questions import Question
+    from glm_dspy.graphs.questions import Question
 
     lm = DummyLM([{"choice": "1"}, {"enough": True, "answer": "Warsaw"}])
     with dspy.context(lm=lm):

@@ -9,7 +9,7 @@ from glm_dspy.prompts.fewshot import ACT_DEMOS
 from glm_dspy.grammar.reply import reply_grammar
 from glm_dspy.grammar.snippet import act_grammar
 from glm_dspy.signatures import Classify, Reason
-from graphs.schema import GraphSchema, NodeType
+from glm_dspy.graphs.schema import GraphSchema, NodeType
 
 
 def schema() -> GraphSchema:

@@ -17,7 +17,7 @@ QUESTION = "what is ada_lovelace 's father 's nationality ?"
 @pytest.fixture(scope="module")
 def large_graph(tmp_path_factory, embedder):
     from glm_dspy.graph import open_graph
-    from graphs.build import build_database
+    from glm_dspy.graphs.build import build_database
 
     assert len(FILLERS) + 3 > ACT_SCHEMA_RELATIONS
     folder = tmp_path_factory.mktemp("large")

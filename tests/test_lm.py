@@ -25,10 +25,10 @@ from dspy import lm15
 from dspy.clients.engines.stream_guard import checked_stream
 from dspy.utils.exceptions import LMServerError, LMTransportError, LMUnsupportedFeatureError
 
-from backends.vllm_priority.hints import CacheHints, Segment, Tier, decode_hints, encode_hints
+from glm_dspy.backends.vllm_priority.hints import CacheHints, Segment, Tier, decode_hints, encode_hints
 from glm_dspy.prompts.adapter import GLMAdapter
 from glm_dspy.evaluation.evaluate import judge_answer, read_results, run_eval
-from graphs.questions import Question
+from glm_dspy.graphs.questions import Question
 from tests.children import guarded
 from glm_dspy.lm import PromptRenderer, make_lm, query_context
 from glm_dspy.lm.observe import TRUNCATION_WARNING
@@ -46,7 +46,7 @@ NOTEBOOK = "[Node:a1 {name: Marie Curie}]\n[neighbours:(p1 {title: Radium}),(p2 
 @pytest.fixture(scope="session")
 def tiny_model(tmp_path_factory) -> Path:
     """bench/tiny_model.py: Qwen2, 2 layers, random weights, the real Qwen tokenizer."""
-    from bench.tiny_model import build_tiny_model
+    from glm_dspy.bench.tiny_model import build_tiny_model
 
     return build_tiny_model(tmp_path_factory.mktemp("tiny") / "tiny-qwen2")
 
@@ -295,7 +295,7 @@ def test_a_constrained_request_writes_only_the_graphs_names(lm):
 def test_a_constrained_act_call_through_dspy_parses(lm):
     from glm_dspy.grammar.snippet import act_grammar
     from glm_dspy.modules.act import ActAgent
-    from graphs.schema import GraphSchema, NodeType
+    from glm_dspy.graphs.schema import GraphSchema, NodeType
 
     schema = GraphSchema("g", {"laureate": NodeType({"name": "STRING"}, 1, "name")},
                          {"student": [("laureate", "laureate")]})
@@ -385,10 +385,10 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(tiny_model, tmp_path_factory):
-    """`python -m backends.vllm_priority.serve --policy priority` (vLLM's OpenAI server with the
+    """`python -m glm_dspy.backends.vllm_priority.serve --policy priority` (vLLM's OpenAI server with the
     tiered scheduler) on a free port, with a small pool (~40 s to /health on 2 cores)."""
     port, log = free_port(), tmp_path_factory.mktemp("server") / "vllm.log"
-    command = [sys.executable, "-m", "backends.vllm_priority.serve", "--policy", "priority",
+    command = [sys.executable, "-m", "glm_dspy.backends.vllm_priority.serve", "--policy", "priority",
                "--model", str(tiny_model), "--host", "127.0.0.1", "--port", str(port), "--max-model-len", "2048",
                "--enforce-eager", "--generation-config", "vllm", "--block-size", "32",
                "--num-gpu-blocks-override", "96", "--disable-log-stats", "--disable-uvicorn-access-log"]

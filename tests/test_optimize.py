@@ -1,4 +1,4 @@
-"""optimize.compile's control flow with DummyLM: bootstrapped demos join the hand-written ones,
+"""glm_dspy.optimize.compile's control flow with DummyLM: bootstrapped demos join the hand-written ones,
 and the saved program loads back."""
 
 import json
@@ -8,7 +8,7 @@ import dspy
 from dspy.utils import DummyLM
 
 from glm_dspy.modules.glm import GLM
-from optimize.compile import compile_glm
+from glm_dspy.optimize.compile import compile_glm
 
 P1_YEAR = 'print(NodeFeature(RetrieveNode("Notes on the Analytical Engine"), "year"))'
 
@@ -47,7 +47,7 @@ def test_eval_takes_a_compiled_program_and_leaves_out_its_training_questions(tin
     assert loaded.act.predict.demos[-1]["code"] == P1_YEAR
     assert len(make_program("glm", tiny_graph).act.predict.demos) == len(program.act.predict.demos) - 1
     assert train_qids(path) == {"nobel-01", "nobel-02"}
-    with pytest.raises(FileNotFoundError, match="optimize.compile"):
+    with pytest.raises(FileNotFoundError, match="glm_dspy.optimize.compile"):
         make_program("glm", tiny_graph, tmp_path / "missing.json")
 
 
@@ -56,11 +56,11 @@ def test_eval_takes_a_compiled_program_and_leaves_out_its_training_questions(tin
 import pytest
 from dspy import lm15
 
-from backends.vllm_priority.hints import Tier
+from glm_dspy.backends.vllm_priority.hints import Tier
 
-from optimize.compile import compile_program
-from optimize.optimizers import OPTIMIZERS, Budget
-from optimize.prompts import agent_messages
+from glm_dspy.optimize.compile import compile_program
+from glm_dspy.optimize.optimizers import OPTIMIZERS, Budget
+from glm_dspy.optimize.prompts import agent_messages
 
 QUESTION = "In which year was Notes on the Analytical Engine published?"
 # keyed by the field header only that agent's final message has (DummyLM answers the first key found)
@@ -133,7 +133,7 @@ class ScriptedEngine:
 
 @pytest.fixture
 def disk_cache(tmp_path):
-    from optimize.compile import configure_disk_cache
+    from glm_dspy.optimize.compile import configure_disk_cache
 
     saved = dspy.cache
     yield configure_disk_cache(tmp_path / "cache")
@@ -141,7 +141,7 @@ def disk_cache(tmp_path):
 
 
 def test_a_rerun_replays_every_call_from_the_disk_cache(tiny_graph, disk_cache):
-    from optimize.progress import CallCounter
+    from glm_dspy.optimize.progress import CallCounter
 
     engine = ScriptedEngine()
     lm = dspy.LM("openai/scripted", engine=engine, cache=True)
@@ -214,7 +214,7 @@ def test_the_compiled_prefix_is_byte_stable_across_calls_and_counts_its_demos(ti
     """With the default model's real tokenizer (skipped where it was never fetched)."""
     from glm_dspy.lm import PromptRenderer
     from glm_dspy.lm.models import DEFAULT_MODEL, cache_root
-    from optimize.prompts import prefix_lengths
+    from glm_dspy.optimize.prompts import prefix_lengths
 
     folder = cache_root() / "models" / DEFAULT_MODEL / "hf"
     if not (folder / "tokenizer.json").exists():
@@ -235,12 +235,12 @@ def test_the_compiled_prefix_is_byte_stable_across_calls_and_counts_its_demos(ti
 
 
 def test_the_compile_reports_on_the_dev_sample_eval_asks():
-    """`optimize.compile --dev N --seed S` and `glm-dspy eval --split dev --shuffle --seed S --limit N`
+    """`glm_dspy.optimize.compile --dev N --seed S` and `glm-dspy eval --split dev --shuffle --seed S --limit N`
     ask the same dev questions, so their EMs compare; the dev file is ordered by family."""
     import argparse
 
     from glm_dspy.cli import build_parser, eval_questions
-    from optimize.compile import load_splits
+    from glm_dspy.optimize.compile import load_splits
 
     args = argparse.Namespace(questions=None, dataset="nobel", db=None, seed=3, dev=30, train=5,
                               exclude_families=None)
@@ -256,7 +256,7 @@ def test_the_compile_reports_on_the_dev_sample_eval_asks():
 def test_a_compile_logged_to_a_file_prints_a_progress_line_every_few_runs(tiny_graph, tmp_path):
     from rich.console import Console
 
-    from optimize.progress import LOG_EVERY, CallCounter
+    from glm_dspy.optimize.progress import LOG_EVERY, CallCounter
 
     log = tmp_path / "compile.log"
     with log.open("w") as stream:
@@ -275,7 +275,7 @@ def test_a_compile_logged_to_a_file_prints_a_progress_line_every_few_runs(tiny_g
 
 
 def on_two_graphs(graph):
-    from optimize.on_graphs import OnGraphs
+    from glm_dspy.optimize.on_graphs import OnGraphs
 
     return OnGraphs({"a": GLM(graph, readings=None, compiled=None), "b": GLM(graph, readings=None, compiled=None)})
 
@@ -307,14 +307,14 @@ def test_a_copy_of_the_program_shares_no_agent_with_the_original(tiny_graph):
 
 
 def test_programs_with_different_agents_cannot_share_them(tiny_graph, nobel_graph):
-    from optimize.on_graphs import OnGraphs
+    from glm_dspy.optimize.on_graphs import OnGraphs
 
     with pytest.raises(ValueError, match="different agents"):
         OnGraphs({"tiny": GLM(tiny_graph, readings=None, compiled=None), "nobel": GLM(nobel_graph, readings=None, compiled=None)})
 
 
 def test_a_compile_on_two_graphs_learns_one_set_of_demos_from_both(tiny_graph, tmp_path):
-    from optimize.compile import examples
+    from glm_dspy.optimize.compile import examples
 
     program = on_two_graphs(tiny_graph)
     questions = examples_of(2)
@@ -332,7 +332,7 @@ def test_a_compile_on_two_graphs_learns_one_set_of_demos_from_both(tiny_graph, t
 
 
 def examples_of(n):
-    from graphs.questions import Question
+    from glm_dspy.graphs.questions import Question
 
     return [Question(qid=f"q{i}", question=QUESTION, answer="1843", tier="single_hop")
             for i in range(n)]
@@ -341,7 +341,7 @@ def examples_of(n):
 def test_one_database_per_dataset_and_a_second_model_needs_a_server():
     import argparse
 
-    from optimize.compile import build_parser, graph_splits, make_proposer
+    from glm_dspy.optimize.compile import build_parser, graph_splits, make_proposer
 
     args = build_parser().parse_args(["--dataset", "nobel,pathquestion", "--db", "data/nobel", "--dev", "3",
                                       "--train", "4"])
@@ -375,7 +375,7 @@ def test_a_compiled_cypher_instruction_is_saved_and_reproduces_the_query_prompt(
 
 def test_the_compile_shows_a_training_question_no_example_about_itself(nobel_graph):
     """Its Cypher Act's bank is the train split; every candidate an optimizer copies keeps the rule."""
-    from optimize.compile import hold_out_own
+    from glm_dspy.optimize.compile import hold_out_own
 
     program = hold_out_own(GLM(nobel_graph, readings=None, compiled=None))
     assert program.cypher.hold_out_own and program.deepcopy().cypher.hold_out_own
@@ -385,12 +385,12 @@ def test_the_compile_shows_a_training_question_no_example_about_itself(nobel_gra
 
 
 def test_the_compile_trains_on_no_question_of_a_held_out_test(tmp_path):
-    """`--exclude-families` (a graphs.unseen_shapes families.json): none of its families' training
+    """`--exclude-families` (a glm_dspy.graphs.unseen_shapes families.json): none of its families' training
     questions, so the compiled program can be measured on that test; a wrong file says which."""
     import argparse
 
-    from graphs.cypher_examples import family
-    from optimize.compile import load_splits
+    from glm_dspy.graphs.cypher_examples import family
+    from glm_dspy.optimize.compile import load_splits
 
     args = argparse.Namespace(questions=None, dataset="nobel", db=None, seed=3, dev=5, train=10_000,
                               exclude_families=None)
@@ -464,7 +464,7 @@ def test_each_eval_record_names_the_program_its_arm_loaded(tiny_graph, tmp_path)
     """Graph Counselor's arm is GLM too, so it loads the compiled program; its records say so (they
     said None, going by the arm's name), and a baseline's say none."""
     from glm_dspy.evaluation.evaluate import run_eval
-    from graphs.questions import Question
+    from glm_dspy.graphs.questions import Question
 
     path = tmp_path / "glm.json"
     GLM(tiny_graph, readings=None, compiled=None).save(str(path))

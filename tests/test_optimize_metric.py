@@ -1,8 +1,8 @@
-"""optimize.metric: EM plus Classify's label and Act's first-try success, read off GLM's step log."""
+"""glm_dspy.optimize.metric: EM plus Classify's label and Act's first-try success, read off GLM's step log."""
 
 import dspy
 
-from optimize.metric import Signals, act_attempts, feedback_score, score, signals
+from glm_dspy.optimize.metric import Signals, act_attempts, feedback_score, score, signals
 
 GOOD = 'print(NodeFeature(RetrieveNode("Marie Curie"), "birth_date"))'
 BAD = 'print(NodeFeature(RetrieveNode("Marie Curie"), "born"))'
@@ -97,7 +97,7 @@ def test_tries_that_say_their_outcome_are_read_as_eval_reads_them():
 
 
 def test_feedback_on_a_cypher_agent_shows_each_query_and_its_rows():
-    from optimize.metric import agent_of
+    from glm_dspy.optimize.metric import agent_of
 
     assert agent_of("program.cypher.generate") == "cypher" and agent_of("act.predict") == "act"
     assert agent_of("program.plan") == ""

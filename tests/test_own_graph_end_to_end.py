@@ -16,7 +16,7 @@ MOVIES = Path(__file__).parent.parent / "examples" / "movies"
 @pytest.fixture(scope="module")
 def movies_graph(tmp_path_factory, embedder):
     from glm_dspy.graph import open_graph
-    from graphs.build import build_database
+    from glm_dspy.graphs.build import build_database
 
     db = tmp_path_factory.mktemp("movies") / "db"
     build_database(f"csv:{MOVIES}", db, embedder=embedder)

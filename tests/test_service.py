@@ -49,7 +49,7 @@ def test_ask_answers_and_the_query_can_be_read_back_from_the_journal(client, ser
 
 def test_the_service_keeps_no_dspy_call_history(client, service):
     """The journal keeps every call; DSPy's history lists (10,000 entries globally, per LM and per
-    module) grew a long-running service's memory (bench.soak)."""
+    module) grew a long-running service's memory (glm_dspy.bench.soak)."""
     from dspy.clients.base_lm import GLOBAL_HISTORY
 
     before = len(GLOBAL_HISTORY)

@@ -18,7 +18,7 @@ from glm_dspy.cli.eval_tables import eval_tables
 from glm_dspy.cli.glm_program import add_glm_program, check_glm_program
 
 if TYPE_CHECKING:
-    from graphs.questions import Question
+    from glm_dspy.graphs.questions import Question
 
 
 def lm_model_name(model: str | None) -> str:
@@ -46,8 +46,8 @@ def eval_questions(args) -> list[Question]:
     """The questions `glm-dspy eval` asks: from --questions FILE or --dataset [--split], less a compiled
     program's training questions, shuffled by --seed if asked, the first --limit."""
     from glm_dspy.evaluation.evaluate import train_qids
-    from graphs.datasets import load_questions
-    from graphs.questions import read_questions
+    from glm_dspy.graphs.datasets import load_questions
+    from glm_dspy.graphs.questions import read_questions
 
     if args.questions and args.split:
         raise ValueError(f"--split {args.split} names a split of a --dataset; {args.questions} is a question file "
@@ -116,7 +116,7 @@ def arm_list(text: str) -> list[str]:
 def check_eval(args) -> None:
     """Names, then files: all before a graph, an embedder or the engine is loaded."""
     if args.dataset is not None:
-        from graphs.datasets import find_dataset
+        from glm_dspy.graphs.datasets import find_dataset
 
         find_dataset(args.dataset)  # an unknown name is a ValueError listing the known ones
     if args.questions is not None:

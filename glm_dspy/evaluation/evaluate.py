@@ -40,7 +40,7 @@ from glm_dspy.lm.observe import observe_calls
 from glm_dspy.lm.transport import EngineLostError, cause_of
 from glm_dspy.evaluation.metrics import JUDGE_SYSTEM, exact_match, judge_prompt, parse_judgement, rouge_l
 from glm_dspy.runs.steps import act_first_tries
-from graphs.questions import Question
+from glm_dspy.graphs.questions import Question
 
 # an arm's own prediction fields kept in its records: FastToG's depth and communities read,
 # Graph Counselor's rounds, Text2Cypher's cache hit and per-stage seconds
@@ -49,7 +49,7 @@ TRACE_CHARS = 400  # per code/output/error field of a step in a record's trace
 
 
 def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrency: int = 1):
-    """The arm's program; `glm_program` is a compiled GLM (`python -m optimize.compile`) for the glm arms,
+    """The arm's program; `glm_program` is a compiled GLM (`python -m glm_dspy.optimize.compile`) for the glm arms,
     None the hand-written one (the CLI resolves its default, glm_dspy/compiled/programs.py).
 
     GLM's snippet executor gets one worker per concurrent question (at least GLM's own 2), so
@@ -116,7 +116,7 @@ def question_kind(question: Question) -> str:
 
 
 def train_qids(glm_program: Path) -> set[str]:
-    """The training questions of a compiled program (optimize.compile saves them next to it)."""
+    """The training questions of a compiled program (glm_dspy.optimize.compile saves them next to it)."""
     path = Path(glm_program).with_suffix(".train.json")
     return set(json.loads(path.read_text())["train_qids"]) if path.exists() else set()
 

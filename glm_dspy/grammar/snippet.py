@@ -36,7 +36,7 @@ from __future__ import annotations
 from glm_dspy.executor.policy import ALLOWED_ATTRIBUTES, SAFE_BUILTINS
 from glm_dspy.grammar.ebnf import choice, literal
 from glm_dspy.grammar.reply import reply_grammar
-from graphs.schema import GraphSchema
+from glm_dspy.graphs.schema import GraphSchema
 
 DEFAULT_MAX_DEPTH = 3  # for / if bodies nested inside each other; the demos need 2
 INDENT = "    "

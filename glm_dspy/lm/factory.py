@@ -18,7 +18,7 @@ from pathlib import Path
 
 import dspy
 
-from backends.vllm_priority.policies import POLICIES, runs_async_scheduling, scheduler_cls
+from glm_dspy.backends.vllm_priority.policies import POLICIES, runs_async_scheduling, scheduler_cls
 from glm_dspy.lm.engine import AsyncVllmEngine, VllmEngine
 from glm_dspy.lm.render import PromptRenderer
 from glm_dspy.lm.models import DEFAULT_MODEL, MODELS, resolve_model
@@ -47,8 +47,8 @@ def make_lm(model: str | None = None, *, server: str | None = None, server_kind:
     naming the query it stopped; nothing of that query is kept, so it must be asked again.
     `policy`: the in-process engine's KV-cache eviction, "priority" (the four tiers,
     backends/vllm_priority) or "lru" (stock vLLM), with the scheduler variant (sync or async) the
-    engine will run (`backends.vllm_priority.policies`); a server's policy is set where it is
-    started (`python -m backends.vllm_priority.serve`).
+    engine will run (`glm_dspy.backends.vllm_priority.policies`); a server's policy is set where it is
+    started (`python -m glm_dspy.backends.vllm_priority.serve`).
     """
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")

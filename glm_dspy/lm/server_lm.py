@@ -44,7 +44,7 @@ def server_lm(server: str, model: str | None, *, server_kind: str = "auto", api_
     if not info.is_vllm:
         raise ServerConnectionError(f"{info.base_url} is not a vLLM server (it does not answer GET /version as vLLM "
                                     "does); --server-kind glm needs one: start it with python -m "
-                                    "backends.vllm_priority.serve, or use --server-kind openai")
+                                    "glm_dspy.backends.vllm_priority.serve, or use --server-kind openai")
     folder = _local_folder(model)
     if folder is None:
         if server_kind == "glm":

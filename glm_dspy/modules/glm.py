@@ -50,7 +50,7 @@ from glm_dspy.prompts.fewshot import ACT_DEMOS
 from glm_dspy.prompts.graph_demos import act_demos
 from glm_dspy.runs.journal import current_run
 from glm_dspy.prompts.function_docs import (LARGE_SCHEMA, PROMPT_RELATIONS, graph_context, is_large, relations_for,
-                                   schema_summary)
+                                            schema_summary)
 from glm_dspy.modules.act import ActAgent
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.classify import ClassifyAgent
@@ -60,11 +60,11 @@ from glm_dspy.prompts.notebook import Notebook
 from glm_dspy.retrieval.observation import Observation, is_empty_output, printed_values
 from glm_dspy.retrieval.pipeline import Prefetcher, prefetch_pool
 from glm_dspy.lm.query import decoding_listener, query_context
-from graphs.node_info import CHUNK_OPENING
+from glm_dspy.graphs.node_info import CHUNK_OPENING
 from glm_dspy.signatures import Judge, Plan, Reflect
 from glm_dspy.runs.steps import (CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, TIME_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog,
-                            listening)
-from graphs.deadline import DeadlinePassed, deadline, remaining_s
+                                 listening)
+from glm_dspy.graphs.deadline import DeadlinePassed, deadline, remaining_s
 
 DEFAULT_QUESTION_TIMEOUT_S = 300.0  # one question, all its agent calls and graph work (the 0.5B on 2 CPUs: ~10-60 s)
 DEFAULT_MAX_STEPS = 10
@@ -133,7 +133,7 @@ class GLM(dspy.Module):
         self.samples, self.sample_temperature = samples, sample_temperature
         # pipelined: RetrieveNode lookups start while Act is still decoding its snippet (glm_dspy/retrieval/pipeline.py);
         # off by default: on a 2-core CPU the prefetch competes with decoding and cost 9-18% p50 latency
-        # (bench.pipeline, docs/benchmarks.md); on where retrieval costs as much as decoding
+        # (glm_dspy.bench.pipeline, docs/benchmarks.md); on where retrieval costs as much as decoding
         self.pipelined = pipelined
         # act: the language Act answers a request in. "python": snippets over the graph functions
         # (the paper's Act); "cypher": the Text2Cypher pipeline (glm_dspy/modules/text2cypher/),

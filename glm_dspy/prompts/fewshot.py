@@ -1,6 +1,6 @@
 """Hand-written few-shot demos for the three agents, fitting our graphs (Nobel, academic).
 
-They sit in each agent's stable prompt prefix; `python -m optimize.compile` may replace them
+They sit in each agent's stable prompt prefix; `python -m glm_dspy.optimize.compile` may replace them
 with bootstrapped ones. Node ids and chunks follow the real Nobel and synthetic graphs.
 """
 

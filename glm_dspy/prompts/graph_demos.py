@@ -21,8 +21,8 @@ import dspy
 
 from glm_dspy.executor.autofix import NAMED_FUNCTIONS
 from glm_dspy.retrieval.observation import is_empty_output
-from graphs.literal import identifier
-from graphs.schema import DEGREE, GraphSchema, rel_table
+from glm_dspy.graphs.literal import identifier
+from glm_dspy.graphs.schema import DEGREE, GraphSchema, rel_table
 
 MIN_DEMOS = 5
 DEMO_TIMEOUT_S = 20.0

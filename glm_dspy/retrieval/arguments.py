@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from glm_dspy.retrieval.observation import Observation
-from graphs.node_info import CHUNK_OPENING
+from glm_dspy.graphs.node_info import CHUNK_OPENING
 
 MAX_SHOWN_CHARS = 60  # of an argument quoted back in an observation
 MAX_NAMES_SHOWN = 24  # valid names listed in an observation; a larger schema's nearest ones (PQL: 726 relations)

@@ -33,13 +33,13 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from glm_dspy.retrieval.arguments import (COUNTING, ID_SOURCES, MAX_NAMES_SHOWN, MAX_SHOWN_CHARS, closest_name,
-                                      name_problem, names_shown, read_ids, shown)
+                                          name_problem, names_shown, read_ids, shown)
 from glm_dspy.retrieval.observation import Observation
-from graphs.literal import InvalidId, identifier, string_literal
-from graphs.node_index import NodeIndex
-from graphs.schema import REL_PREFIX, rel_table
-from graphs.store import GraphStore
-from graphs.node_info import node_records, render_vertex_chunk
+from glm_dspy.graphs.literal import InvalidId, identifier, string_literal
+from glm_dspy.graphs.node_index import NodeIndex
+from glm_dspy.graphs.schema import REL_PREFIX, rel_table
+from glm_dspy.graphs.store import GraphStore
+from glm_dspy.graphs.node_info import node_records, render_vertex_chunk
 
 DEFAULT_NUM_NEIGHBOURS = 10
 MAX_PATH_HINTS = 3  # calls one "no such name" message suggests (Retriever._one_hop_further)

@@ -135,7 +135,7 @@ class Service:
         self._count_in_flight(+1)
         try:
             # no DSPy call history: the journal keeps every call, and DSPy's lists (10,000 entries
-            # globally, per LM and per module) only grew a long-running service's memory (bench.soak)
+            # globally, per LM and per module) only grew a long-running service's memory (glm_dspy.bench.soak)
             with dspy.context(lm=self.lm, disable_history=True), listening(on_step or (lambda step: None)):
                 prediction = answer_query(self.program, self.journal, query_id, question, self.recovery)
         except Exception as error:  # noqa: BLE001 - any error fails this question, not the service

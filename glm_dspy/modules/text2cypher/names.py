@@ -9,7 +9,7 @@ import re
 from collections.abc import Collection
 
 from glm_dspy.modules.text2cypher.facts import NAME_CONNECTORS, QUESTION_WORDS, _folded, _likeness, question_names
-from graphs.schema import spells
+from glm_dspy.graphs.schema import spells
 
 POSSESSOR_WORDS = 5  # the longest run of lower-case words before "'s" tried as a name
 SHARED_NAMES = 20  # a phrase this many stored names share, none of them equal to it, names a kind ("Nobel Prizes")
