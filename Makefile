@@ -20,7 +20,7 @@ demo: setup graph
 test: setup graph browser graphviz
 	$(PY) -m pytest -q -x --durations=10
 
-# GLM as an HTTP service with its page at http://127.0.0.1:8000/ (glm_dspy/service.py)
+# GLM as an HTTP service with its page at http://127.0.0.1:8000/ (glm_dspy/serving/service.py)
 serve: setup graph graphviz
 	$(VENV)/bin/glm-dspy serve --db $(DB) --port $(or $(PORT),8000)
 
@@ -53,7 +53,7 @@ $(STAMPS)/install: $(STAMPS)/venv pyproject.toml
 	@touch $@
 
 model: $(STAMPS)/install
-	$(PY) -m glm_dspy.models
+	$(PY) -m glm_dspy.lm.models
 
 graph: $(DB)/meta.json
 
@@ -61,10 +61,10 @@ $(DB)/meta.json: $(STAMPS)/install graphs/nobel.py graphs/load.py graphs/schema.
 	$(VENV)/bin/glm-dspy build nobel --db $(DB) --force
 
 bench-graph: setup
-	$(PY) -m bench.graph
+	$(PY) -m glm_dspy.bench.graph
 
 bench-cache: setup graph
-	$(PY) -m bench.cache
+	$(PY) -m glm_dspy.bench.cache
 
 clean:
 	rm -rf $(STAMPS) data

@@ -1,7 +1,7 @@
 """KV-cache policy benchmark: the four-tier policy vs vLLM's LRU, on the real engine and in the simulator.
 
-    python -m bench.cache --quick        # tiny random-weight model, 24 queries, a few minutes
-    python -m bench.cache                # 60 queries; --model qwen2.5-coder-0.5b for real compute
+    python -m glm_dspy.bench.cache --quick        # tiny random-weight model, 24 queries, a few minutes
+    python -m glm_dspy.bench.cache                # 60 queries; --model qwen2.5-coder-0.5b for real compute
 
 Workload (one seeded list of GLM agent calls, the same for every arm): queries over the Nobel
 graph (`make graph`), `--in-flight` at a time on as many threads. Each query: Classify; a third
@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from backends.vllm_priority.tiered_queue import PINNED_SHARE
+from glm_dspy.backends.vllm_priority.tiered_queue import PINNED_SHARE
 
 OUTPUT_TOKENS = {"classify": 6, "reason": 60, "act": 90}
 
@@ -48,7 +48,7 @@ class Call:
 
 def build_workload(graph, num_queries: int, seed: int) -> list[list[Call]]:
     """Per query, its agent calls in order (see the module doc)."""
-    from glm_dspy.adapter import GLMAdapter
+    from glm_dspy.prompts.adapter import GLMAdapter
     from glm_dspy.modules.glm import GLM
 
     rng = random.Random(seed)
@@ -138,8 +138,8 @@ def median_row(rows: list[dict]) -> dict:
 
 def block_trace(workload: list[list[Call]], run: dict, block_size: int):
     """The simulator's trace of the calls in the order the engine started them."""
-    from backends.vllm_priority.hints import block_tiers
-    from backends.vllm_priority.simulator import Request
+    from glm_dspy.backends.vllm_priority.hints import block_tiers
+    from glm_dspy.backends.vllm_priority.simulator import Request
 
     by_query = {calls[0].query_id: iter(calls) for calls in workload}
     trace = []
@@ -175,15 +175,15 @@ def main(argv: list[str] | None = None) -> int:
 
     from platformdirs import user_cache_dir
 
-    from backends.vllm_priority.scheduler import PINNED_SHARE_ENV
-    from backends.vllm_priority.simulator import POLICIES, simulate, synthetic_glm_trace
+    from glm_dspy.backends.vllm_priority.scheduler import PINNED_SHARE_ENV
+    from glm_dspy.backends.vllm_priority.simulator import POLICIES, simulate, synthetic_glm_trace
     from glm_dspy.graph import open_graph
 
     if not (args.db / "meta.json").exists():
         raise SystemExit(f"no graph at {args.db}: run `make graph` (or glm-dspy build nobel --db {args.db})")
     model = args.model
     if model is None:
-        from bench.tiny_model import build_tiny_model
+        from glm_dspy.bench.tiny_model import build_tiny_model
 
         model = str(build_tiny_model(Path(user_cache_dir("glm-dspy")) / "tiny-qwen2"))
     with open_graph(args.db) as graph:

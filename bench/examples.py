@@ -1,8 +1,8 @@
 """Example choice for the Cypher Act: does the prompt show the query shape the question needs?
 
-    python -m bench.examples                 # every dev question of each built database
-    python -m bench.examples --quick         # the first 60 dev questions of each
-    python -m bench.examples --data data --k 3
+    python -m glm_dspy.bench.examples                 # every dev question of each built database
+    python -m glm_dspy.bench.examples --quick         # the first 60 dev questions of each
+    python -m glm_dspy.bench.examples --data data --k 3
 
 No LLM call: each dev question's own query (its template's or its path's, in name form, as
 `graphs/cypher_examples.py` writes train examples) has a shape, names aside; the bank of train
@@ -45,8 +45,8 @@ def shape(cypher: str) -> str:
 
 def gold_queries(spec: str, graph) -> list[dict]:
     """{"question", "cypher"} of each dev question whose query the bank's rules can write in name form."""
-    from graphs.cypher_examples import path_examples, template_examples
-    from graphs.datasets import load_questions
+    from glm_dspy.graphs.cypher_examples import path_examples, template_examples
+    from glm_dspy.graphs.datasets import load_questions
 
     questions = load_questions(spec, graph.store.db_dir, split="dev")
     make = path_examples if spec.startswith("pathquestion") else template_examples

@@ -1,9 +1,9 @@
 """Graph-store benchmark: bulk load, the graph functions, and RetrieveNode at scale.
 
-    python -m bench.graph              # synthetic graph, 1M nodes / >= 5M edges
-    python -m bench.graph --quick      # 50k nodes, a few minutes
-    python -m bench.graph --nodes 200k --queries 500
-    python -m bench.graph --retrieve-nodes 200k   # 1M-node graph, RetrieveNode on a 200k-node one
+    python -m glm_dspy.bench.graph              # synthetic graph, 1M nodes / >= 5M edges
+    python -m glm_dspy.bench.graph --quick      # 50k nodes, a few minutes
+    python -m glm_dspy.bench.graph --nodes 200k --queries 500
+    python -m glm_dspy.bench.graph --retrieve-nodes 200k   # 1M-node graph, RetrieveNode on a 200k-node one
 
 Arms, all on the same seeded synthetic graph in one run:
   load            generate + `load_graph` in a child process (peak RSS is that child's)
@@ -31,13 +31,13 @@ from pathlib import Path
 
 import numpy as np
 
-from graphs.datasets import parse_size
+from glm_dspy.graphs.datasets import parse_size
 
 
 def _child_load(num_nodes: int, seed: int, db_dir: str) -> None:
     """Runs in a fresh process: generate, load, print timings and this process's peak RSS."""
-    from graphs.load import load_graph
-    from graphs.synthetic import generate
+    from glm_dspy.graphs.load import load_graph
+    from glm_dspy.graphs.synthetic import generate
 
     started = time.perf_counter()
     graph = generate(num_nodes, seed=seed)
@@ -115,9 +115,9 @@ def node_vectors(texts: list[str], embedder, cache_key: str) -> np.ndarray:
 
 
 def embed_nodes(num_nodes: int, seed: int):
-    from graphs.build import node_texts
-    from graphs.node_index import SentenceTransformerEmbedder
-    from graphs.synthetic import generate
+    from glm_dspy.graphs.build import node_texts
+    from glm_dspy.graphs.node_index import SentenceTransformerEmbedder
+    from glm_dspy.graphs.synthetic import generate
 
     embedder = SentenceTransformerEmbedder()
     pairs = list(node_texts(generate(num_nodes, seed=seed)))
@@ -129,7 +129,7 @@ def embed_nodes(num_nodes: int, seed: int):
 def bench_retrieve_node(num_nodes: int, seed: int, num_queries: int, force_ivf: bool, rng) -> dict:
     import faiss
 
-    from graphs.node_index import EXACT_LIMIT, IndexInfo, NodeIndex, build_faiss
+    from glm_dspy.graphs.node_index import EXACT_LIMIT, IndexInfo, NodeIndex, build_faiss
 
     embedder, ids, texts, vectors = embed_nodes(num_nodes, seed)
     exact_limit = num_nodes // 10 if force_ivf else EXACT_LIMIT
@@ -174,12 +174,12 @@ def main(argv: list[str] | None = None) -> int:
         embed_nodes(args.retrieve_nodes or num_nodes, args.seed)
         return 0
 
-    from glm_dspy.retriever import Retriever
-    from graphs.store import GraphStore
+    from glm_dspy.retrieval.retriever import Retriever
+    from glm_dspy.graphs.store import GraphStore
 
     with tempfile.TemporaryDirectory(prefix="bench-graph-") as tmp:
         db_dir = Path(tmp) / "db"
-        out = subprocess.run([sys.executable, "-m", "bench.graph", "--seed", str(args.seed), "--child-load",
+        out = subprocess.run([sys.executable, "-m", "glm_dspy.bench.graph", "--seed", str(args.seed), "--child-load",
                               str(num_nodes), str(db_dir)], check=True, capture_output=True, text=True)
         load = json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -194,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
             "NeighbourCheck": percentiles(time_calls(retriever.neighbour_check, [(i, relations[t]) for t, i in nodes])),
         }
         retrieve_nodes = args.retrieve_nodes or num_nodes
-        from graphs.node_index import EXACT_LIMIT
+        from glm_dspy.graphs.node_index import EXACT_LIMIT
 
         # below EXACT_LIMIT `glm-dspy build` would pick exact search; force IVF so recall means something
         retrieve = bench_retrieve_node(retrieve_nodes, args.seed, args.queries,

@@ -1,9 +1,9 @@
 """Hostile Cypher, as a model talked into it would write it: every case through Text2Cypher's
 validate and execute (the path each query of Act takes) on the built Nobel graph, one table.
 
-    python -m bench.hostile                 # data/nobel, the store's own 5 s query timeout
-    python -m bench.hostile --quick         # 1 s timeout
-    python -m bench.hostile --db DB
+    python -m glm_dspy.bench.hostile                 # data/nobel, the store's own 5 s query timeout
+    python -m glm_dspy.bench.hostile --quick         # 1 s timeout
+    python -m glm_dspy.bench.hostile --db DB
 
 Per kind of case: how many were refused by the gate, ran to an end, or were stopped (Kuzu's
 timeout, its buffer pool, the fetch caps); the longest a case took against its deadline; files

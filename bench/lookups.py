@@ -1,7 +1,7 @@
 """Single-entity lookups on the real model, whichever way Classify goes: answers and calls per path.
 
-    python -m bench.lookups --quick      # make demo's 3 questions, ~2 min after the engine starts
-    python -m bench.lookups              # 10 Nobel lookups
+    python -m glm_dspy.bench.lookups --quick      # make demo's 3 questions, ~2 min after the engine starts
+    python -m glm_dspy.bench.lookups              # 10 Nobel lookups
 
 Greedy decoding differs between CPUs, and with it Classify's decision: the same lookup takes the
 deterministic path on one machine and the notebook loop on another. A lookup must come out right
@@ -18,7 +18,7 @@ import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
-QUICK_QUESTIONS = [  # make demo's (glm_dspy/demo.py)
+QUICK_QUESTIONS = [  # make demo's (glm_dspy/cli/demo.py)
     ("In which year did Marie Curie receive the Nobel Prize in Physics?", "1903"),
     ("When was Marie Curie born?", "1867-11-07"),
     ("When did Niels Bohr die?", "1962-11-18"),

@@ -1,8 +1,8 @@
 """Pipelined retrieval and many questions at once: latency and throughput of GLM on the real model.
 
-    python -m bench.pipeline --quick     # 8 Nobel dev questions; concurrency 1, 4; a few minutes
-    python -m bench.pipeline             # 32 questions; concurrency 1, 4, 16
-    python -m bench.pipeline --db data/big --dataset synthetic   # a graph where RetrieveNode is slow
+    python -m glm_dspy.bench.pipeline --quick     # 8 Nobel dev questions; concurrency 1, 4; a few minutes
+    python -m glm_dspy.bench.pipeline             # 32 questions; concurrency 1, 4, 16
+    python -m glm_dspy.bench.pipeline --db data/big --dataset synthetic   # a graph where RetrieveNode is slow
 
 Arms, all on the same questions, in one run:
   pipelining on / off   GLM(pipelined=...) at concurrency 1 on the priority engine, question by
@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from glm_dspy.graph import open_graph
     from glm_dspy.lm.factory import make_lm
-    from graphs.datasets import load_questions
+    from glm_dspy.graphs.datasets import load_questions
 
     questions = load_questions(args.dataset, args.db, split="dev")
     random.Random(args.seed).shuffle(questions)

@@ -1,10 +1,10 @@
 """The graph's readings of questions (issue 31): is the right reading among them, and which one
 does each chooser take?
 
-    python -m bench.readings --questions $GLM_DATA_DIR/nobel/natural_dev.jsonl --db data/nobel
-    python -m bench.readings --dataset pathquestion:pql --db /tmp/pql --limit 150   # a fresh graph
-    python -m bench.readings --questions Q.jsonl --db DB --model qwen2.5-coder-0.5b  # + the model's pick
-    python -m bench.readings ... --quick     # the first 20 questions
+    python -m glm_dspy.bench.readings --questions $GLM_DATA_DIR/nobel/natural_dev.jsonl --db data/nobel
+    python -m glm_dspy.bench.readings --dataset pathquestion:pql --db /tmp/pql --limit 150   # a fresh graph
+    python -m glm_dspy.bench.readings --questions Q.jsonl --db DB --model qwen2.5-coder-0.5b  # + the model's pick
+    python -m glm_dspy.bench.readings ... --quick     # the first 20 questions
 
 For each question, `Discriminate.shown` (glm_dspy/modules/discriminate.py) gives the `k` best
 fitting readings that read rows. Reported per question kind (the file's `kind`, or the tier):
@@ -44,7 +44,7 @@ def _questions(args) -> list[tuple[str, str, list[str]]]:
                 except (json.JSONDecodeError, KeyError) as error:
                     sys.exit(f"{args.questions}:{number}: not a question record ({error})")
         return rows
-    from graphs.datasets import load_questions
+    from glm_dspy.graphs.datasets import load_questions
 
     found = load_questions(args.dataset, args.db, split=args.split)
     random.Random(args.seed).shuffle(found)
@@ -52,7 +52,7 @@ def _questions(args) -> list[tuple[str, str, list[str]]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.readings", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m glm_dspy.bench.readings", description=__doc__.split("\n\n")[0])
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--questions", help="JSON Lines: {question, answer[, alternatives, kind]}")
     source.add_argument("--dataset", help="a dataset of graphs/datasets.py (its questions, shuffled by --seed)")
@@ -73,9 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     import dspy
 
     from glm_dspy.graph import open_graph
-    from glm_dspy.metrics import exact_match
+    from glm_dspy.evaluation.metrics import exact_match
     from glm_dspy.modules.discriminate import Discriminate
-    from glm_dspy.steps import StepLog
+    from glm_dspy.runs.steps import StepLog
 
     from glm_dspy.modules.discriminate import LEVERS
 

@@ -1,8 +1,8 @@
 """Soak test of `glm-dspy serve`: many concurrent clients for a set time; errors and memory over time.
 
-    python -m bench.soak --minutes 10                   # starts the service on data/nobel, 64 clients
-    python -m bench.soak --url http://127.0.0.1:8000    # a service already running (memory: --pid)
-    python -m bench.soak --quick                        # 2 minutes, 16 clients
+    python -m glm_dspy.bench.soak --minutes 10                   # starts the service on data/nobel, 64 clients
+    python -m glm_dspy.bench.soak --url http://127.0.0.1:8000    # a service already running (memory: --pid)
+    python -m glm_dspy.bench.soak --quick                        # 2 minutes, 16 clients
 
 Not part of `make test`. Each client asks questions from the dataset's dev split in a loop
 (POST /v1/ask) until the time is up; a request that does not get a 200 with an answer body is an
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     minutes = args.minutes or (2.0 if args.quick else 10.0)
     clients = args.clients or (16 if args.quick else 64)
 
-    from graphs.datasets import load_questions
+    from glm_dspy.graphs.datasets import load_questions
 
     questions = [q.question for q in load_questions(args.dataset, args.db, split="dev")]
     process, url, pid = None, args.url, args.pid

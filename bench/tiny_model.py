@@ -18,7 +18,7 @@ def build_tiny_model(folder: Path | str) -> Path:
     import torch
     from transformers import AutoConfig, AutoTokenizer, Qwen2Config, Qwen2ForCausalLM
 
-    from glm_dspy.models import fetch_model
+    from glm_dspy.lm.models import fetch_model
 
     default = fetch_model(progress=False)
     tokenizer, real = AutoTokenizer.from_pretrained(default), AutoConfig.from_pretrained(default)

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from glm_dspy.retriever import DEFAULT_NUM_NEIGHBOURS, Retriever
-from graphs.node_index import NodeIndex
-from graphs.schema import GraphSchema
-from graphs.store import GraphStore
+from glm_dspy.retrieval.retriever import DEFAULT_NUM_NEIGHBOURS, Retriever
+from glm_dspy.graphs.node_index import NodeIndex
+from glm_dspy.graphs.schema import GraphSchema
+from glm_dspy.graphs.store import GraphStore
 
 
 @dataclass(slots=True)
@@ -25,10 +25,10 @@ class Graph:
     _name_matcher: object | None = None
 
     def name_matcher(self):
-        """The graph's feature and neighbour-type names, matched by meaning (glm_dspy/autofix.py
+        """The graph's feature and neighbour-type names, matched by meaning (glm_dspy/executor/autofix.py
         NameMatcher, on the RetrieveNode embedder); built once, None without a node index."""
         if self._name_matcher is None and self.retriever.node_index is not None:
-            from glm_dspy.autofix import NameMatcher
+            from glm_dspy.executor.autofix import NameMatcher
 
             features, neighbour_types = self.schema.names()
             self._name_matcher = NameMatcher(features + neighbour_types, self.retriever.node_index.embedder)

@@ -9,12 +9,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphs.cypher_examples import write_examples
-from graphs.datasets import load_dataset
-from graphs.graph_data import GraphData
-from graphs.name_choice import choose_text_features
-from graphs.questions import write_questions
-from graphs.schema import TEXT_FEATURES
+from glm_dspy.graphs.cypher_examples import write_examples
+from glm_dspy.graphs.datasets import load_dataset
+from glm_dspy.graphs.graph_data import GraphData
+from glm_dspy.graphs.name_choice import choose_text_features
+from glm_dspy.graphs.questions import write_questions
+from glm_dspy.graphs.schema import TEXT_FEATURES
 
 
 def node_texts(graph: GraphData):
@@ -46,8 +46,8 @@ def build_database(spec: str, db_dir: Path | str, *, embedder=None, overwrite: b
     """Load dataset `spec` into Kuzu at `db_dir` and build its RetrieveNode index. The Cypher
     Act's examples come from the dataset's train split, else (`schema_examples`) from the graph.
     `name_properties`: {node type: the property its nodes are known by} (graphs/name_choice.py)."""
-    from graphs.load import load_graph
-    from graphs.node_index import SentenceTransformerEmbedder, build_node_index
+    from glm_dspy.graphs.load import load_graph
+    from glm_dspy.graphs.node_index import SentenceTransformerEmbedder, build_node_index
 
     graph, name, questions = load_dataset(spec, seed=seed)
     graph = choose_text_features(graph, name_properties)

@@ -1,10 +1,10 @@
 """Question -> Cypher examples for Text2Cypher (glm_dspy/modules/text2cypher/), from a train split.
 
     glm-dspy build nobel --db data/nobel             # writes DB/text2cypher_examples.jsonl itself
-    python -m graphs.cypher_examples --dataset pathquestion --db data/pq    # (re)write it for a built DB
-    python -m graphs.cypher_examples --dataset nobel --db data/nobel --check   # exit 1 if the train
+    python -m glm_dspy.graphs.cypher_examples --dataset pathquestion --db data/pq    # (re)write it for a built DB
+    python -m glm_dspy.graphs.cypher_examples --dataset nobel --db data/nobel --check   # exit 1 if the train
                                                      # split's differ from the shipped datasets/nobel file
-    python -m graphs.cypher_examples --from-schema --db DB    # examples from the graph itself only
+    python -m glm_dspy.graphs.cypher_examples --from-schema --db DB    # examples from the graph itself only
 
 Only train questions (never dev) become examples, and only where the dataset says how each is
 answered:
@@ -31,13 +31,13 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from graphs.cypher import parse, print_query
-from graphs.cypher.name_literals import id_properties
-from graphs.cypher.shape import fresh_variable
-from graphs.cypher.syntax import Literal, MapLiteral, NodePattern
-from graphs.cypher.transform import transform
-from graphs.data_dir import data_dir
-from graphs.literal import text_literal
+from glm_dspy.graphs.cypher import parse, print_query
+from glm_dspy.graphs.cypher.name_literals import id_properties
+from glm_dspy.graphs.cypher.shape import fresh_variable
+from glm_dspy.graphs.cypher.syntax import Literal, MapLiteral, NodePattern
+from glm_dspy.graphs.cypher.transform import transform
+from glm_dspy.graphs.data_dir import data_dir
+from glm_dspy.graphs.literal import text_literal
 
 FILE_NAME = "text2cypher_examples.jsonl"
 LETTERS = tuple("abcdefghijklmnopqrstuvwxyz")  # the variables a bare node pattern is given, in order
@@ -90,7 +90,7 @@ def family(question) -> str:
     """The question's template family, the shape of its query: a Nobel family's slug
     (`nobel-dev-birth_date-l189`), a synthetic template's name (`syn-dev-single_hop-000-paper_year`),
     PathQuestion's relations in path order (`spouse-gender`); "" where the question has none."""
-    from graphs.triples import relation_name
+    from glm_dspy.graphs.triples import relation_name
 
     path = (question.meta or {}).get("path") or []
     if len(path) >= 3:
@@ -129,8 +129,8 @@ def template_examples(store, questions) -> list[dict]:
 
 
 def path_examples(store, questions) -> list[dict]:
-    from graphs.schema import rel_table
-    from graphs.triples import relation_name
+    from glm_dspy.graphs.schema import rel_table
+    from glm_dspy.graphs.triples import relation_name
 
     relations = store.schema.relations
     examples, seen = [], set()
@@ -157,8 +157,8 @@ MAKERS = {"nobel": template_examples, "synthetic": template_examples, "pathquest
 
 def make_examples(spec: str, db_dir: Path | str) -> list[dict] | None:
     """The examples of dataset `spec`'s train split on the database at `db_dir`; None where it has none."""
-    from graphs.datasets import find_dataset, load_questions
-    from graphs.store import GraphStore
+    from glm_dspy.graphs.datasets import find_dataset, load_questions
+    from glm_dspy.graphs.store import GraphStore
 
     name, dataset, _ = find_dataset(spec)
     if name not in MAKERS or dataset.split_questions is None:
@@ -173,8 +173,8 @@ def examples_text(examples: list[dict]) -> str:
 
 def graph_examples(db_dir: Path | str) -> list[dict]:
     """The examples graphs/schema_examples.py writes from the built database's schema and data."""
-    from graphs.schema_examples import schema_examples
-    from graphs.store import GraphStore
+    from glm_dspy.graphs.schema_examples import schema_examples
+    from glm_dspy.graphs.store import GraphStore
 
     return schema_examples(GraphStore.open(db_dir))
 

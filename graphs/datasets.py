@@ -6,28 +6,28 @@ A dataset is spelled `NAME` or `NAME:ARG`, the same for build and eval:
                              and stored in the database folder (DB/questions.jsonl, and the dev and
                              train splits DB/dev.jsonl, DB/train.jsonl), where eval reads them
     nobel                    Nobel laureates + mentorship; questions datasets/nobel/questions.jsonl,
-                             splits datasets/nobel/dev.jsonl, train.jsonl (graphs.nobel_templates), and
+                             splits datasets/nobel/dev.jsonl, train.jsonl (glm_dspy.graphs.nobel_templates), and
                              the measure-only split natural: nobel/natural_dev.jsonl of the data folder
                              (questions in everyday wording, not shipped in this repository:
                              GLM_DATA_DIR names their folder)
     pathquestion[:pq|pql]    PathQuestion's Freebase KB (a triples file) and its 2-hop questions;
-                             splits datasets/splits/pathquestion-VARIANT.json (graphs.splits)
+                             splits datasets/splits/pathquestion-VARIANT.json (glm_dspy.graphs.splits)
     grbench:PATH             PATH is a GRBench graph.json or its folder; eval reads questions.jsonl beside it
     grbench:DOMAIN           eval only: the shipped datasets/grbench_questions/DOMAIN.jsonl (GRBench's
                              graphs are not shipped; build one from its graph.json with grbench:PATH)
-    triples:FILE.tsv         any subject<TAB>relation<TAB>object file (graphs.triples); no questions
+    triples:FILE.tsv         any subject<TAB>relation<TAB>object file (glm_dspy.graphs.triples); no questions
     tables:DIR               a folder of node and edge tables, CSV, TSV or Parquet: DIR/nodes/TYPE.csv,
-                             DIR/edges/RELATION.csv, or files named in DIR/graph.toml (graphs.tables,
-                             graphs.table_mapping); `csv:DIR` and `parquet:DIR` are the same; questions
+                             DIR/edges/RELATION.csv, or files named in DIR/graph.toml (glm_dspy.graphs.tables,
+                             glm_dspy.graphs.table_mapping); `csv:DIR` and `parquet:DIR` are the same; questions
                              questions.jsonl beside the tables where there is one
     kuzu:PATH                an existing Kuzu database, opened read-only and copied into this project's
-                             layout (graphs.kuzu_source); no questions
+                             layout (glm_dspy.graphs.kuzu_source); no questions
 
 For grbench, ARG is a DOMAIN when it is only letters, digits, `_` and `-`; anything else (a `/`
 or a `.`) is a PATH: write `grbench:./dblp` for a folder named dblp. Any database can also be
-asked a question file of its own: `glm-dspy eval --questions FILE.jsonl` (graphs.questions).
+asked a question file of its own: `glm-dspy eval --questions FILE.jsonl` (glm_dspy.graphs.questions).
 `load_questions(spec, db_dir, split="dev"|"train")` gives a split: dev questions measure, and are
-never used for demos, instructions or training; train questions are for optimizers (graphs.splits).
+never used for demos, instructions or training; train questions are for optimizers (glm_dspy.graphs.splits).
 A dataset may have more measure-only splits (`Dataset.more_splits`, Nobel's "natural"), never trained on.
 Source files come from `GLM_DATA_DIR` or the repository's `datasets/` folder (graphs/data_dir.py).
 Building a dataset's database is graphs/build.py.
@@ -40,9 +40,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphs.data_dir import data_dir
-from graphs.graph_data import GraphData
-from graphs.questions import Question, read_questions
+from glm_dspy.graphs.data_dir import data_dir
+from glm_dspy.graphs.graph_data import GraphData
+from glm_dspy.graphs.questions import Question, read_questions
 
 QUESTIONS_FILE = "questions.jsonl"
 GRBENCH_QUESTIONS_DIR = "grbench_questions"
@@ -68,7 +68,7 @@ class Dataset:
     returns the questions eval asks, None where the dataset has none; `split_questions(arg,
     db_dir, split)` those of a split ("dev" or "train", or one of `more_splits`), None where
     the dataset has no splits. `more_splits` are measure-only splits of this dataset besides
-    graphs.splits.SPLITS: like dev, never used for demos, instructions or training; no optimizer
+    glm_dspy.graphs.splits.SPLITS: like dev, never used for demos, instructions or training; no optimizer
     asks for them. `spelling` is how users write the name.
     """
 
@@ -88,9 +88,9 @@ def _no_arg(name: str, arg: str) -> None:
 
 
 def _synthetic_graph(arg: str, seed: int) -> tuple[GraphData, dict[str, list[Question]]]:
-    from graphs.splits import synthetic_splits
-    from graphs.synthetic import generate
-    from graphs.synthetic_questions import make_questions
+    from glm_dspy.graphs.splits import synthetic_splits
+    from glm_dspy.graphs.synthetic import generate
+    from glm_dspy.graphs.synthetic_questions import make_questions
 
     graph = generate(parse_size(arg) if arg else DEFAULT_SYNTHETIC_NODES, seed=seed)
     splits = synthetic_splits(graph)
@@ -113,7 +113,7 @@ def _synthetic_split(arg: str, db_dir: Path | None, split: str) -> list[Question
 
 
 def _nobel_graph(arg: str, seed: int) -> tuple[GraphData, dict[str, list[Question]]]:
-    from graphs.nobel import nobel_graph
+    from glm_dspy.graphs.nobel import nobel_graph
 
     _no_arg("nobel", arg)
     return nobel_graph(data_dir() / "nobel"), {}
@@ -137,19 +137,19 @@ def _nobel_split(arg: str, db_dir: Path | None, split: str) -> list[Question]:
 
 
 def _pathquestion_graph(arg: str, seed: int) -> tuple[GraphData, dict[str, list[Question]]]:
-    from graphs.pathquestion import pathquestion_graph
+    from glm_dspy.graphs.pathquestion import pathquestion_graph
 
     return pathquestion_graph(data_dir() / "pathquestion", arg or "pq"), {}
 
 
 def _pathquestion_questions(arg: str, db_dir: Path | None) -> list[Question]:
-    from graphs.pathquestion import read_pathquestions
+    from glm_dspy.graphs.pathquestion import read_pathquestions
 
     return read_pathquestions(data_dir() / "pathquestion", arg or "pq")
 
 
 def _pathquestion_split(arg: str, db_dir: Path | None, split: str) -> list[Question]:
-    from graphs.splits import select_split
+    from glm_dspy.graphs.splits import select_split
 
     return select_split(_pathquestion_questions(arg, db_dir), f"pathquestion-{arg or 'pq'}", split)
 
@@ -160,7 +160,7 @@ def grbench_domains() -> list[str]:
 
 
 def _grbench_graph(arg: str, seed: int) -> tuple[GraphData, dict[str, list[Question]]]:
-    from graphs.grbench import read_graph_json
+    from glm_dspy.graphs.grbench import read_graph_json
 
     if not arg:
         raise ValueError("grbench needs a graph: grbench:PATH/graph.json")
@@ -190,7 +190,7 @@ def _grbench_questions(arg: str, db_dir: Path | None) -> list[Question]:
 
 
 def _triples_graph(arg: str, seed: int) -> tuple[GraphData, dict[str, list[Question]]]:
-    from graphs.triples import triples_graph
+    from glm_dspy.graphs.triples import triples_graph
 
     if not arg:
         raise ValueError("triples needs a file: triples:FILE.tsv (subject<TAB>relation<TAB>object per line)")
@@ -198,7 +198,7 @@ def _triples_graph(arg: str, seed: int) -> tuple[GraphData, dict[str, list[Quest
 
 
 def _tables_graph(arg: str, seed: int) -> tuple[GraphData, dict[str, list[Question]]]:
-    from graphs.tables import tables_graph
+    from glm_dspy.graphs.tables import tables_graph
 
     if not arg:
         raise ValueError("tables needs a folder: tables:DIR (DIR/nodes/TYPE.csv, DIR/edges/RELATION.csv)")
@@ -214,7 +214,7 @@ def _tables_questions(arg: str, db_dir: Path | None) -> list[Question]:
 
 
 def _kuzu_graph(arg: str, seed: int) -> tuple[GraphData, dict[str, list[Question]]]:
-    from graphs.kuzu_source import kuzu_graph
+    from glm_dspy.graphs.kuzu_source import kuzu_graph
 
     if not arg:
         raise ValueError("kuzu needs a database: kuzu:PATH (the path Kuzu opens)")
@@ -256,7 +256,7 @@ def load_questions(spec: str, db_dir: Path | str | None = None, *, split: str | 
     """The questions `glm-dspy eval --dataset spec [--split SPLIT]` asks (db_dir: the database they
     are about). split None: every question of the dataset; "dev" or "train": that fixed split; one
     of the dataset's `more_splits` (nobel: "natural"): that measure-only split."""
-    from graphs.splits import SPLITS, check_split
+    from glm_dspy.graphs.splits import SPLITS, check_split
 
     name, dataset, arg = find_dataset(spec)
     if split is not None:

@@ -1,4 +1,4 @@
-"""The in-memory form every loader produces and `graphs.load` writes into Kuzu.
+"""The in-memory form every loader produces and `glm_dspy.graphs.load` writes into Kuzu.
 
 A graph is GRBench-shaped: typed nodes with features, and directed, named relations
 whose name is the *neighbour type* an agent asks for (`NeighbourCheck(id, "author")`).
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
-from graphs.names import check_name  # names as users wrote them, in any script (graphs/names.py)
+from glm_dspy.graphs.names import check_name  # names as users wrote them, in any script (graphs/names.py)
 
 
 @dataclass(slots=True)
@@ -64,7 +64,7 @@ class GraphData:
 
     `text_features`: the feature a type's nodes are known by, where the reader chose one (a
     mapping file's `name`, an adopted database's name property); other types take the first
-    STRING feature of `graphs.schema.TEXT_FEATURES`. `notes`: what the reader changed or chose
+    STRING feature of `glm_dspy.graphs.schema.TEXT_FEATURES`. `notes`: what the reader changed or chose
     that a user should hear of (a renamed relation, an unclear name property), said by the build."""
 
     nodes: dict[str, NodeTable] = field(default_factory=dict)

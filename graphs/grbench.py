@@ -1,4 +1,4 @@
-"""GRBench `graph.json` files as graphs (question files are `graphs.questions` JSON Lines).
+"""GRBench `graph.json` files as graphs (question files are `glm_dspy.graphs.questions` JSON Lines).
 
 graph.json: `{"<Type>_nodes": {"<id>": {"features": {...}, "neighbors": {"<relation>": [ids]}}}}`,
 ids unique across types. Relations are named after the neighbour type an agent asks for
@@ -15,8 +15,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from graphs.graph_data import EdgeList, GraphData, NodeTable
-from graphs.schema import RESERVED_COLUMNS
+from glm_dspy.graphs.graph_data import EdgeList, GraphData, NodeTable
+from glm_dspy.graphs.schema import RESERVED_COLUMNS
 
 NODES_SUFFIX = "_nodes"
 GRAPH_FILE = "graph.json"

@@ -1,6 +1,6 @@
 """An existing Kuzu database as a graph (`glm-dspy build kuzu:PATH`): adopted by copying.
 
-The user's database is opened read-only (graphs.store.connect) and never written; its tables
+The user's database is opened read-only (glm_dspy.graphs.store.connect) and never written; its tables
 are read out as Arrow and `glm-dspy build` writes them into a new database in this project's
 layout (graphs/schema.py), beside the RetrieveNode index, meta.json and example bank in --db.
 Copying, not reading the user's files in place, because every reader here relies on that
@@ -26,13 +26,13 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from graphs.graph_data import EdgeList, GraphData, NodeTable
-from graphs.grbench import GraphFormatError
-from graphs.literal import identifier, name_literal
-from graphs.name_choice import OPTION, named_feature
-from graphs.names import catalog_key
-from graphs.schema import RESERVED_COLUMNS
-from graphs.store import connect
+from glm_dspy.graphs.graph_data import EdgeList, GraphData, NodeTable
+from glm_dspy.graphs.grbench import GraphFormatError
+from glm_dspy.graphs.literal import identifier, name_literal
+from glm_dspy.graphs.name_choice import OPTION, named_feature
+from glm_dspy.graphs.names import catalog_key
+from glm_dspy.graphs.schema import RESERVED_COLUMNS
+from glm_dspy.graphs.store import connect
 
 KEY_SEPARATOR = ":"  # `<Table>:<key>` where keys repeat across tables
 _RESERVED = {catalog_key(c) for c in RESERVED_COLUMNS}

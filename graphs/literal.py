@@ -5,7 +5,7 @@ Kuzu 0.11.3 plans a parameterized primary-key match (`{id: $id}`) as a full tabl
 written into the query as string literals. Every such literal goes through
 `string_literal`, which validates and escapes it; nothing else builds literals. The one
 other literal Kuzu forces is a table name in COPY's options (`(from='author', to='paper')`
-takes no parameter): `name_literal`, escaped as a string literal is. File paths never enter Cypher text (graphs.load
+takes no parameter): `name_literal`, escaped as a string literal is. File paths never enter Cypher text (glm_dspy.graphs.load
 copies Arrow tables passed as parameters), so no path literal exists.
 
 Kuzu's string literal rule (checked on 0.11.3): inside '...', a backslash makes the next
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from graphs.names import name_problem
+from glm_dspy.graphs.names import name_problem
 
 MAX_LITERAL_CHARS = 1024
 

@@ -3,13 +3,13 @@
 Layout of a database directory (what `GraphStore.open` expects):
     graph.kuzu      the Kuzu database
     meta.json       the `GraphSchema` (types, typed features, relations, counts)
-    id_index.npz    id -> node type (see `graphs.id_index`)
-    node_index/     the RetrieveNode FAISS index (built by `graphs.node_index`)
+    id_index.npz    id -> node type (see `glm_dspy.graphs.id_index`)
+    node_index/     the RetrieveNode FAISS index (built by `glm_dspy.graphs.node_index`)
 
 Every table is filled by one `COPY <table> FROM $rows` of its Arrow table (never row by row;
 no file path ever enters Cypher text, so any database path works); degrees
 and the materialized NodeInfo view are computed on integer codes before the copy
-(graphs.top_neighbours). The directory is built under a temporary name and
+(glm_dspy.graphs.top_neighbours). The directory is built under a temporary name and
 renamed into place only when complete, so a failed build never leaves a half database
 where a reader would open it, and an existing database is never overwritten in place.
 """
@@ -27,12 +27,12 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from graphs.id_index import IdIndex
-from graphs.literal import identifier, name_literal
-from graphs.graph_data import GraphData
-from graphs.schema import DEGREE, NEIGHBOUR_COLUMNS, GraphSchema, rel_table
-from graphs.top_neighbours import DEFAULT_K, GraphLoadError, prepare
-from graphs.store import DB_FILE, ID_INDEX_FILE, META_FILE, connect
+from glm_dspy.graphs.id_index import IdIndex
+from glm_dspy.graphs.literal import identifier, name_literal
+from glm_dspy.graphs.graph_data import GraphData
+from glm_dspy.graphs.schema import DEGREE, NEIGHBOUR_COLUMNS, GraphSchema, rel_table
+from glm_dspy.graphs.top_neighbours import DEFAULT_K, GraphLoadError, prepare
+from glm_dspy.graphs.store import DB_FILE, ID_INDEX_FILE, META_FILE, connect
 
 
 @dataclass(slots=True)

@@ -4,7 +4,7 @@ labelled with, and questions name nodes by.
 The choice, per type, first that applies:
 1. the user's `--name-property TYPE=PROP` (`parse_name_properties`);
 2. the reader's own (`GraphData.text_features`: a mapping file's `name`);
-3. a STRING property spelled as one of `graphs.schema.TEXT_FEATURES` (name, title, label, ...),
+3. a STRING property spelled as one of `glm_dspy.graphs.schema.TEXT_FEATURES` (name, title, label, ...),
    in any letter case (`named_feature`);
 4. none: the nodes are known by their ids. Where the type has STRING properties this is an
    unclear choice, and a note (`GraphData.notes`, said by the build) names them and the option.
@@ -16,8 +16,8 @@ import dataclasses
 
 import pyarrow as pa
 
-from graphs.graph_data import GraphData
-from graphs.schema import TEXT_FEATURES
+from glm_dspy.graphs.graph_data import GraphData
+from glm_dspy.graphs.schema import TEXT_FEATURES
 
 OPTION = "--name-property"
 

@@ -2,7 +2,7 @@
 
 A name is kept as written, in any script (`配偶`, `Ähnlich_zu`, `it's`, `born in`): every
 Cypher text this project writes puts a table or column name in backticks
-(`graphs.literal.identifier`, `cypher_name`), and Kuzu 0.11.3 stores such names as given
+(`glm_dspy.graphs.literal.identifier`, `cypher_name`), and Kuzu 0.11.3 stores such names as given
 (checked: CJK, umlauts, quotes, spaces and dots all create, copy and match). A name is refused
 only where it cannot be one: empty, longer than MAX_NAME_CHARS, holding a backtick or a control
 character, or with whitespace at either end (it would read as another name).

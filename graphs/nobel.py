@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from graphs.grbench import feature_column
-from graphs.graph_data import EdgeList, GraphData, NodeTable
+from glm_dspy.graphs.grbench import feature_column
+from glm_dspy.graphs.graph_data import EdgeList, GraphData, NodeTable
 
 CATEGORY_SLUGS = {"Physiology or Medicine": "medicine", "Economic Sciences": "economics"}
 

@@ -1,13 +1,13 @@
-"""Question template families over the Nobel graph (`graphs.nobel`); `graphs.nobel_templates` instantiates them.
+"""Question template families over the Nobel graph (`glm_dspy.graphs.nobel`); `glm_dspy.graphs.nobel_templates` instantiates them.
 
 A family is a question template and the Cypher that answers it, for every row of its
 `candidates` query. Each candidates row names the family's entities by id in columns `a`
 (and `b`), and may carry a plain value `category` (a prize category, not a node). In
 `question`, `{a}`/`{b}` become the entities' names and `{category}` the value; in `cypher`
-they become string literals of the ids and the value (`graphs.literal`), so no name is
+they become string literals of the ids and the value (`glm_dspy.graphs.literal`), so no name is
 ever spliced into a query. `max_values` is 1 for extremes: their Cypher returns every entity
 tied at the extreme, so a tie (more than one value) drops the candidate rather than picking
-one arbitrarily. Relations follow `graphs.nobel`: laureate -prize-> prize -laureate->,
+one arbitrarily. Relations follow `glm_dspy.graphs.nobel`: laureate -prize-> prize -laureate->,
 laureate -institution-> institution -laureate->, laureate -birth_city-> city -born_laureate->,
 institution -city-> city -institution->, city -country-> country -city->, student -mentor->
 mentor -student-> student.
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graphs.questions import TIERS
-from graphs.synthetic_questions import MAX_LIST_ANSWER
+from glm_dspy.graphs.questions import TIERS
+from glm_dspy.graphs.synthetic_questions import MAX_LIST_ANSWER
 
 
 @dataclass(frozen=True, slots=True)

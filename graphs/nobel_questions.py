@@ -1,8 +1,8 @@
-"""Hand-written questions over the Nobel graph (`graphs.nobel`), with answers computed by Cypher.
+"""Hand-written questions over the Nobel graph (`glm_dspy.graphs.nobel`), with answers computed by Cypher.
 
 Each question keeps the Cypher that derives its answer on the loaded graph, so every answer
-can be re-derived: `python -m graphs.nobel_questions [--db DIR] [--out FILE]` runs them all
-and rewrites `datasets/nobel/questions.jsonl` (`graphs.questions` JSON Lines with "tier" and
+can be re-derived: `python -m glm_dspy.graphs.nobel_questions [--db DIR] [--out FILE]` runs them all
+and rewrites `datasets/nobel/questions.jsonl` (`glm_dspy.graphs.questions` JSON Lines with "tier" and
 "cypher" set). Without --db it loads a fresh
 database (no RetrieveNode index) under a temporary directory.
 
@@ -21,8 +21,8 @@ import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
-from graphs.questions import Question, write_questions
-from graphs.synthetic_questions import MAX_LIST_ANSWER, answer_from_rows
+from glm_dspy.graphs.questions import Question, write_questions
+from glm_dspy.graphs.synthetic_questions import MAX_LIST_ANSWER, answer_from_rows
 
 QUESTIONS_FILE = Path(__file__).resolve().parent.parent / "datasets" / "nobel" / "questions.jsonl"
 
@@ -185,7 +185,7 @@ SPECS = [
 
 
 def compute_questions(store) -> list[Question]:
-    """Run every spec's Cypher on `store` (a `graphs.store.GraphStore`) and return the questions, in SPECS order."""
+    """Run every spec's Cypher on `store` (a `glm_dspy.graphs.store.GraphStore`) and return the questions, in SPECS order."""
     questions = []
     for number, spec in enumerate(SPECS, 1):
         qid = f"nobel-{number:02d}-{spec.slug}"
@@ -200,17 +200,17 @@ def compute_questions(store) -> list[Question]:
 
 def load_fresh_database(db_dir: Path | str) -> Path:
     """Load the Nobel graph (no RetrieveNode index: Cypher needs none) into a new directory `db_dir`."""
-    from graphs.data_dir import data_dir
-    from graphs.load import load_graph
-    from graphs.nobel import nobel_graph
+    from glm_dspy.graphs.data_dir import data_dir
+    from glm_dspy.graphs.load import load_graph
+    from glm_dspy.graphs.nobel import nobel_graph
 
     return load_graph(nobel_graph(data_dir() / "nobel"), db_dir, name="nobel").db_dir
 
 
 def main(argv: list[str] | None = None) -> int:
-    from graphs.store import GraphStore
+    from glm_dspy.graphs.store import GraphStore
 
-    parser = argparse.ArgumentParser(prog="python -m graphs.nobel_questions", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m glm_dspy.graphs.nobel_questions", description=__doc__.split("\n")[0])
     parser.add_argument("--db", type=Path, help="an existing Nobel database (default: load a fresh one)")
     parser.add_argument("--out", type=Path, default=QUESTIONS_FILE, help=f"output file (default: {QUESTIONS_FILE})")
     args = parser.parse_args(argv)

@@ -1,14 +1,14 @@
-"""The Nobel dev and train splits: `graphs.nobel_families` instantiated over the graph's entities.
+"""The Nobel dev and train splits: `glm_dspy.graphs.nobel_families` instantiated over the graph's entities.
 
-    python -m graphs.nobel_templates            # rewrite datasets/nobel/dev.jsonl and train.jsonl
-    python -m graphs.nobel_templates --check    # re-derive both on a fresh database; exit 1 on any difference
+    python -m glm_dspy.graphs.nobel_templates            # rewrite datasets/nobel/dev.jsonl and train.jsonl
+    python -m glm_dspy.graphs.nobel_templates --check    # re-derive both on a fresh database; exit 1 on any difference
 
 Rules (tests/test_nobel_templates.py checks them on the shipped files):
 - An entity is named by its `name`, and only when no other node of any type has that name.
 - Every entity belongs to one split, by a stable hash of its id (`entity_split`): about
   DEV_SHARE of them are dev. A question goes to a split only if every entity it names
   belongs to it, so dev and train never name the same entity. Entities the hand-written
-  demos name (DEMO_NAMES, glm_dspy/fewshot.py) are never dev; nor is any question of the
+  demos name (DEMO_NAMES, glm_dspy/prompts/fewshot.py) are never dev; nor is any question of the
   49 hand-written samples (datasets/nobel/questions.jsonl), word for word.
 - Answers come from the family's Cypher (`answer_from_rows`); a candidate whose answer is
   empty, null, or longer than the family's max_values is skipped.
@@ -27,11 +27,11 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from graphs.literal import string_literal
-from graphs.nobel import slug as text_slug
-from graphs.nobel_families import FAMILIES, Family
-from graphs.questions import TIERS, Question, read_questions, write_questions
-from graphs.synthetic_questions import answer_from_rows
+from glm_dspy.graphs.literal import string_literal
+from glm_dspy.graphs.nobel import slug as text_slug
+from glm_dspy.graphs.nobel_families import FAMILIES, Family
+from glm_dspy.graphs.questions import TIERS, Question, read_questions, write_questions
+from glm_dspy.graphs.synthetic_questions import answer_from_rows
 
 NOBEL_DIR = Path(__file__).resolve().parent.parent / "datasets" / "nobel"
 SPLIT_FILES = {"dev": NOBEL_DIR / "dev.jsonl", "train": NOBEL_DIR / "train.jsonl"}
@@ -40,7 +40,7 @@ DEV_SHARE = 0.4
 DEV_PER_TIER = 110
 TRAIN_PER_TIER = 200
 SEED = 12  # issue 12
-# every entity glm_dspy/fewshot.py names (tests/test_nobel_templates.py checks this list against that file)
+# every entity glm_dspy/prompts/fewshot.py names (tests/test_nobel_templates.py checks this list against that file)
 DEMO_NAMES = frozenset({"Max Planck", "Niels Bohr", "Linus Pauling", "Nobel Prize in Physics 1921", "Ada Lovelace",
                         "Pierre Curie", "Marie Curie"})
 
@@ -110,10 +110,10 @@ def make_split(store, split: str) -> list[Question]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from graphs.nobel_questions import load_fresh_database
-    from graphs.store import GraphStore
+    from glm_dspy.graphs.nobel_questions import load_fresh_database
+    from glm_dspy.graphs.store import GraphStore
 
-    parser = argparse.ArgumentParser(prog="python -m graphs.nobel_templates", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m glm_dspy.graphs.nobel_templates", description=__doc__.split("\n")[0])
     parser.add_argument("--db", type=Path, help="an existing Nobel database (default: load a fresh one)")
     parser.add_argument("--check", action="store_true",
                         help="compare the shipped files with a fresh generation; write nothing")
@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         if shipped != questions:
             differ = [q.qid for q, f in zip(shipped, questions) if q != f] or ["(the number of questions)"]
             print(f"{path}: {len(differ)} questions differ from a fresh generation, first {differ[:5]}; "
-                  "rewrite with `python -m graphs.nobel_templates`", file=sys.stderr)
+                  "rewrite with `python -m glm_dspy.graphs.nobel_templates`", file=sys.stderr)
             status = 1
         else:
             print(f"{path}: {len(questions)} questions ({counts}) match a fresh generation", file=sys.stderr)

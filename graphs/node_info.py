@@ -31,11 +31,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphs.literal import identifier, string_literal
-from graphs.schema import DEGREE, NBRS, REL_PREFIX, RESERVED_COLUMNS, rel_table
-from graphs.store import GraphStore
+from glm_dspy.graphs.literal import identifier, string_literal
+from glm_dspy.graphs.schema import DEGREE, NBRS, REL_PREFIX, RESERVED_COLUMNS, rel_table
+from glm_dspy.graphs.store import GraphStore
 
-# The materialized view, one string per node (written by graphs.top_neighbours):
+# The materialized view, one string per node (written by glm_dspy.graphs.top_neighbours):
 #     records joined by RECORD_SEP, each `relation FIELD_SEP id FIELD_SEP type FIELD_SEP text`
 RECORD_SEP, FIELD_SEP = "\x1e", "\x1f"  # ASCII record/unit separators: never in ids, whitespace in text
 # (id, relation) branches per live query: a few hundred UNION ALL branches exhaust Kuzu's buffer pool.
@@ -188,7 +188,7 @@ def _features(features: dict[str, Any], max_chars: int) -> str:
     return "{" + ", ".join(f"{k}:{format_value(features[k], max_chars)}" for k in sorted(features)) + "}"
 
 
-CHUNK_OPENING = "[Node:"  # every vertex chunk begins with it (glm_dspy/notebook.py relies on it)
+CHUNK_OPENING = "[Node:"  # every vertex chunk begins with it (glm_dspy/prompts/notebook.py relies on it)
 
 
 def render_vertex_chunk(node: NodeRecord, text_features: dict[str, str | None]) -> str:

@@ -1,6 +1,6 @@
 """PathQuestion (Zhou et al. 2018): Freebase subgraphs as triples, and multi-hop questions.
 
-KB files are triples files, loaded by `graphs.triples` (entities as `entity` nodes, each
+KB files are triples files, loaded by `glm_dspy.graphs.triples` (entities as `entity` nodes, each
 relation a neighbour type in both directions, `inv_<relation>` backwards).
 Question lines: `question<TAB>answer(alt1/alt2/...)<TAB>path` with path `s#r1#e1#r2#answer...`
 (PQ ends it with `#<end>#answer`); the path becomes `meta["path"]`. The answer set is every
@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from graphs.graph_data import GraphData
-from graphs.grbench import GraphFormatError
-from graphs.questions import Question
-from graphs.triples import triples_graph
+from glm_dspy.graphs.graph_data import GraphData
+from glm_dspy.graphs.grbench import GraphFormatError
+from glm_dspy.graphs.questions import Question
+from glm_dspy.graphs.triples import triples_graph
 
 VARIANTS = {"pq": ("2H-kb.txt", "PQ-2H.txt"), "pql": ("PQL2-KB.txt", "PQL-2H.txt")}
 

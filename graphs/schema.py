@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from graphs.literal import identifier
-from graphs.graph_data import GraphData
-from graphs.names import catalog_key, check_name
+from glm_dspy.graphs.literal import identifier
+from glm_dspy.graphs.graph_data import GraphData
+from glm_dspy.graphs.names import catalog_key, check_name
 
 REL_PREFIX = "rel_"
 DEGREE = "degree"
-NBRS = "glm_nbrs"  # the materialized NodeInfo view (graphs.node_info, written by graphs.top_neighbours)
+NBRS = "glm_nbrs"  # the materialized NodeInfo view (glm_dspy.graphs.node_info, written by glm_dspy.graphs.top_neighbours)
 # Columns the loader adds to every node table; never features.
 NEIGHBOUR_COLUMNS = {NBRS: "STRING"}
 RESERVED_COLUMNS = {"id", DEGREE, *NEIGHBOUR_COLUMNS}

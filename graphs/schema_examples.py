@@ -30,8 +30,8 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
-from graphs.literal import identifier, string_literal
-from graphs.schema import REL_PREFIX, rel_table
+from glm_dspy.graphs.literal import identifier, string_literal
+from glm_dspy.graphs.schema import REL_PREFIX, rel_table
 
 INVERSE_PREFIX = "inv_"  # graphs/triples.py: the relation read backwards
 SAMPLE_EDGES = 200  # edges read per (relation, source type, target type), the nodes sampled among them

@@ -2,11 +2,11 @@
 
 Dev questions measure the program: they are never used for demos, instructions or training;
 train questions are for optimizers. The Nobel splits are question files of their own
-(`graphs.nobel_templates`); the others are defined here:
+(`glm_dspy.graphs.nobel_templates`); the others are defined here:
 
 - PathQuestion (`pathquestion-pq.json`, `pathquestion-pql.json`): `{"seed", "dev": [qid...],
   "train": [qid...]}`, chosen once by a seeded shuffle of the question file's topic entities
-  (`python -m graphs.splits` rewrites them): in that order, the first PATHQUESTION_DEV questions
+  (`python -m glm_dspy.graphs.splits` rewrites them): in that order, the first PATHQUESTION_DEV questions
   with distinct text and a distinct (entity, relation path) are dev; train is every question
   about an entity no dev question names.
 - Synthetic (`synthetic.json`): `{"dev": {"seed", "num_per_tier"}, "train": {...}}`, the
@@ -24,8 +24,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from graphs.graph_data import GraphData
-from graphs.questions import Question
+from glm_dspy.graphs.graph_data import GraphData
+from glm_dspy.graphs.questions import Question
 
 SPLITS = ("dev", "train")
 SPLITS_FOLDER = "splits"
@@ -41,7 +41,7 @@ def check_split(split: str, more: Sequence[str] = ()) -> None:
 
 
 def split_file(name: str) -> Path:
-    from graphs.data_dir import data_dir
+    from glm_dspy.graphs.data_dir import data_dir
 
     return data_dir() / SPLITS_FOLDER / f"{name}.json"
 
@@ -49,7 +49,7 @@ def split_file(name: str) -> Path:
 def _read(name: str) -> dict:
     path = split_file(name)
     if not path.is_file():
-        raise FileNotFoundError(f"no split file {path}; `python -m graphs.splits` writes the PathQuestion ones")
+        raise FileNotFoundError(f"no split file {path}; `python -m glm_dspy.graphs.splits` writes the PathQuestion ones")
     return json.loads(path.read_text())
 
 
@@ -62,7 +62,7 @@ def select_split(questions: list[Question], name: str, split: str) -> list[Quest
     missing = [qid for qid in qids if qid not in by_qid]
     if missing:
         raise ValueError(f"{split_file(name)}: {len(missing)} {split} qids are not in the question file "
-                         f"(first: {missing[:3]}); rewrite the split with `python -m graphs.splits`")
+                         f"(first: {missing[:3]}); rewrite the split with `python -m glm_dspy.graphs.splits`")
     return [by_qid[qid] for qid in qids]
 
 
@@ -99,8 +99,8 @@ def choose_pathquestion_split(questions: list[Question], seed: int = PATHQUESTIO
 def named_ids(question: Question) -> set[str]:
     """The node ids a generated question's Cypher finds its entities by (`{id: '...'}`, read off
     its parse: a template that does not parse is an error)."""
-    from graphs.cypher import parse
-    from graphs.cypher.name_literals import id_literals
+    from glm_dspy.graphs.cypher import parse
+    from glm_dspy.graphs.cypher.name_literals import id_literals
 
     return set(id_literals(parse(question.cypher)))
 
@@ -108,7 +108,7 @@ def named_ids(question: Question) -> set[str]:
 def synthetic_splits(graph: GraphData) -> dict[str, list[Question]]:
     """split -> questions over a synthetic graph, by the settings in synthetic.json. A split the
     graph is too small for is left out (loading it then says so)."""
-    from graphs.synthetic_questions import make_questions
+    from glm_dspy.graphs.synthetic_questions import make_questions
 
     settings, made = _read("synthetic"), {}
     for split in SPLITS:
@@ -125,8 +125,8 @@ def synthetic_splits(graph: GraphData) -> dict[str, list[Question]]:
 
 
 def main() -> int:
-    from graphs.data_dir import data_dir
-    from graphs.pathquestion import VARIANTS, read_pathquestions
+    from glm_dspy.graphs.data_dir import data_dir
+    from glm_dspy.graphs.pathquestion import VARIANTS, read_pathquestions
 
     for variant in VARIANTS:
         content = choose_pathquestion_split(read_pathquestions(data_dir() / "pathquestion", variant))

@@ -4,8 +4,8 @@ Kuzu 0.11.3 is archived upstream; its maintained fork (`ladybug`) renames the mo
 reads no Kuzu files. Keeping every `import kuzu` here makes a later switch one file.
 
 Two ways in. `query` runs this project's own Cypher (graph functions, loaders: text built
-from the schema, values through `graphs.literal`). `read` and `explain` run Cypher that a model
-wrote or a pass changed: only after `graphs.cypher.gate` (one reading statement, allow-listed
+from the schema, values through `glm_dspy.graphs.literal`). `read` and `explain` run Cypher that a model
+wrote or a pass changed: only after `glm_dspy.graphs.cypher.gate` (one reading statement, allow-listed
 functions) and only as the text the gate printed from its parse, never the text that came in.
 
 Invariants: a `GraphStore` owns one read-only `kuzu.Database`; every query runs on a fresh
@@ -17,7 +17,7 @@ saying so. Kuzu bounds its own memory by its buffer pool: a query that needs mor
 Kuzu's "buffer pool is full" (checked on 0.11.3), and the process lives on. A model's queries
 run on a second read-only `kuzu.Database` over the same files, opened on first use, whose pool
 is `question_buffer_pool_bytes` (512 MiB): all of them together hold at most that much, plus
-what `read` fetches, however hostile (`python -m bench.hostile` measures it); the graph
+what `read` fetches, however hostile (`python -m glm_dspy.bench.hostile` measures it); the graph
 functions keep their own, larger pool (`buffer_pool_bytes`).
 What a node shows (the NodeInfo view) is graphs/node_info.py's, on top of `GraphStore.query`.
 """
@@ -33,11 +33,11 @@ from typing import Any
 
 import kuzu
 
-from graphs.cypher import gate
-from graphs.deadline import DeadlinePassed, remaining_s
-from graphs.id_index import IdIndex
-from graphs.literal import identifier, string_literal
-from graphs.schema import GraphSchema
+from glm_dspy.graphs.cypher import gate
+from glm_dspy.graphs.deadline import DeadlinePassed, remaining_s
+from glm_dspy.graphs.id_index import IdIndex
+from glm_dspy.graphs.literal import identifier, string_literal
+from glm_dspy.graphs.schema import GraphSchema
 
 DB_FILE = "graph.kuzu"
 META_FILE = "meta.json"

@@ -24,7 +24,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from graphs.graph_data import EdgeList, GraphData, NodeTable
+from glm_dspy.graphs.graph_data import EdgeList, GraphData, NodeTable
 
 AUTHOR_SHARE, VENUE_SHARE, MIN_VENUES, MIN_NODES = 0.30, 0.02, 5, 50
 FIRST_YEAR, LAST_YEAR = 1990, 2024

@@ -1,16 +1,16 @@
-"""Templated questions with known answers over a `graphs.synthetic` graph, in three tiers.
+"""Templated questions with known answers over a `glm_dspy.graphs.synthetic` graph, in three tiers.
 
 Each answer is computed here from the graph's Arrow tables (forward edges only: paper->author,
 paper->venue, paper->reference); each question also carries an independent Cypher query over
-the loaded Kuzu schema (`graphs.schema`: tables `author`/`paper`/`venue`, rels `rel_<relation>`)
+the loaded Kuzu schema (`glm_dspy.graphs.schema`: tables `author`/`paper`/`venue`, rels `rel_<relation>`)
 that re-derives it, often through the reverse relations. Entities are named in questions by
-their unique name/title and in Cypher by id (a primary-key match, via `graphs.literal`).
+their unique name/title and in Cypher by id (a primary-key match, via `glm_dspy.graphs.literal`).
 
 Answer format: one value as text; several values sorted and joined with ", " (`answer_text`);
 `answer_from_rows` renders Cypher rows the same way. Questions whose answer would be ambiguous
 (tied maxima, averages ending in .5) or long (more than MAX_LIST_ANSWER values) are never chosen.
-Questions are `graphs.questions.Question`s with `tier` and `cypher` set; `glm-dspy build
-synthetic` stores them in the database folder (graphs.questions JSON Lines).
+Questions are `glm_dspy.graphs.questions.Question`s with `tier` and `cypher` set; `glm-dspy build
+synthetic` stores them in the database folder (glm_dspy.graphs.questions JSON Lines).
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from graphs.graph_data import GraphData
-from graphs.literal import string_literal
-from graphs.questions import TIERS, Question
+from glm_dspy.graphs.graph_data import GraphData
+from glm_dspy.graphs.literal import string_literal
+from glm_dspy.graphs.questions import TIERS, Question
 
 MAX_LIST_ANSWER = 8
 MAX_TRIES_PER_TEMPLATE = 10_000  # candidates looked at before a template counts as exhausted

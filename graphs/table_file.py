@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from graphs.grbench import GraphFormatError
+from glm_dspy.graphs.grbench import GraphFormatError
 
 DELIMITERS = (",", ";", "\t", "|")
 _INT = re.compile(r"[+-]?\d+")

@@ -32,8 +32,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graphs.grbench import GraphFormatError
-from graphs.names import name_problem
+from glm_dspy.graphs.grbench import GraphFormatError
+from glm_dspy.graphs.names import name_problem
 
 MAPPING_FILES = ("graph.toml", "graph.json")
 SUFFIXES = (".csv", ".tsv", ".parquet")

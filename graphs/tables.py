@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from graphs.graph_data import EdgeList, GraphData, NodeTable
-from graphs.grbench import GraphFormatError
-from graphs.names import catalog_key, name_problem
-from graphs.schema import RESERVED_COLUMNS
-from graphs.table_file import ReadTable, id_column, read_table, typed_column
-from graphs.table_mapping import TableFile, table_files
+from glm_dspy.graphs.graph_data import EdgeList, GraphData, NodeTable
+from glm_dspy.graphs.grbench import GraphFormatError
+from glm_dspy.graphs.names import catalog_key, name_problem
+from glm_dspy.graphs.schema import RESERVED_COLUMNS
+from glm_dspy.graphs.table_file import ReadTable, id_column, read_table, typed_column
+from glm_dspy.graphs.table_mapping import TableFile, table_files
 
 END_COLUMNS = (("source", "target"), ("from", "to"), ("src", "dst"))
 _RESERVED = {catalog_key(c) for c in RESERVED_COLUMNS}

@@ -6,9 +6,9 @@ codes compares ids exactly as Kuzu's `ORDER BY m.id` does — never on strings p
 The NodeInfo view (graphs/node_info.py: a node's top-K neighbours round-robin over its relations)
 evaluated live in Kuzu 0.11.3 costs ~4-10 ms per node (neighbours' string ids are spread over
 many storage morsels), so it is computed here once, for all nodes at the same time, and stored
-in one string column per node table, in the format `graphs.node_info.parse_neighbours` reads
+in one string column per node table, in the format `glm_dspy.graphs.node_info.parse_neighbours` reads
 (one string instead of four list columns: COPY of list columns cost 9 s at 1M nodes, this 3 s).
-`_view_order` is the view's order vectorized: the same keys as `graphs.node_info.merge_neighbours`,
+`_view_order` is the view's order vectorized: the same keys as `glm_dspy.graphs.node_info.merge_neighbours`,
 packed into integers. NodeInfo is then one primary-key lookup; any k <= K is a prefix of the
 records, a larger k falls back to the live view, and tests/test_vertex_chunk.py checks the two
 agree for every Nobel node.
@@ -22,9 +22,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from graphs.graph_data import EdgeList, GraphData, NodeTable
-from graphs.node_info import FIELD_SEP, RECORD_SEP
-from graphs.schema import NBRS
+from glm_dspy.graphs.graph_data import EdgeList, GraphData, NodeTable
+from glm_dspy.graphs.node_info import FIELD_SEP, RECORD_SEP
+from glm_dspy.graphs.schema import NBRS
 
 DEFAULT_K = 10
 

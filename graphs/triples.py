@@ -17,8 +17,8 @@ with a hint. The graph:
   shows both ends.
 Invariant: each neighbour type comes from exactly one raw relation in one direction; a file
 where two relations would share one (`a-b` and `a_b`, or `x` and `inv_x`) is refused, as is
-an id that cannot be a node id (`graphs.literal`) or a relation that cannot be a name
-(`graphs.names`: more than 256 characters, say). Errors name the file and line.
+an id that cannot be a node id (`glm_dspy.graphs.literal`) or a relation that cannot be a name
+(`glm_dspy.graphs.names`: more than 256 characters, say). Errors name the file and line.
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from graphs.graph_data import EdgeList, GraphData, NodeTable
-from graphs.grbench import GraphFormatError
-from graphs.literal import InvalidId, string_literal
-from graphs.names import is_word, name_problem
+from glm_dspy.graphs.graph_data import EdgeList, GraphData, NodeTable
+from glm_dspy.graphs.grbench import GraphFormatError
+from glm_dspy.graphs.literal import InvalidId, string_literal
+from glm_dspy.graphs.names import is_word, name_problem
 
 NODE_TYPE = "entity"
 INVERSE_PREFIX = "inv_"

@@ -1,11 +1,11 @@
 """Dev questions of shapes the example bank does not hold: how GLM answers a question it has no template for.
 
 The Cypher Act copies the query shape of the bank's nearest train questions. Every dev question's
-template family (`graphs.cypher_examples.family`: a Nobel family, a synthetic template, a
+template family (`glm_dspy.graphs.cypher_examples.family`: a Nobel family, a synthetic template, a
 PathQuestion relation path) is in its train split, so dev EM measures questions of known shapes.
 A user's question often has none. This writes a held-out test for it:
 
-    python -m graphs.unseen_shapes --dataset nobel --db data/nobel --out /tmp/unseen/nobel
+    python -m glm_dspy.graphs.unseen_shapes --dataset nobel --db data/nobel --out /tmp/unseen/nobel
     glm-dspy eval --questions /tmp/unseen/nobel/questions.jsonl --db /tmp/unseen/nobel/db \\
         --programs glm --shuffle --seed 1 --concurrency 4 --glm-program none --out RESULTS
 
@@ -26,7 +26,7 @@ import random
 import sys
 from pathlib import Path
 
-from graphs.cypher_examples import FILE_NAME, examples_text, family, graph_examples, make_examples
+from glm_dspy.graphs.cypher_examples import FILE_NAME, examples_text, family, graph_examples, make_examples
 
 DEFAULT_FRACTION = 0.5
 
@@ -42,7 +42,7 @@ def held_out_families(families: set[str], fraction: float, seed: int) -> set[str
 def write_unseen(spec: str, db_dir: Path | str, out_dir: Path | str, *, fraction: float = DEFAULT_FRACTION,
                  seed: int = 0, schema_examples: bool = True) -> dict:
     """Write OUT/db, OUT/questions.jsonl and OUT/families.json (module doc); their counts."""
-    from graphs.datasets import load_questions
+    from glm_dspy.graphs.datasets import load_questions
 
     db_dir, out_dir = Path(db_dir).resolve(), Path(out_dir)
     dev = load_questions(spec, db_dir, split="dev")

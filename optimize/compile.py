@@ -1,14 +1,18 @@
 """Compile GLM's agents with one of DSPy's optimizers; report dev EM before and after.
 
-    python -m optimize.compile --dataset nobel --db data/nobel                 # bootstrap, defaults
-    python -m optimize.compile --optimizer random-search --dataset nobel --db data/nobel --train 200 --dev 40
-    python -m optimize.compile --optimizer gepa --questions my-questions.jsonl --db data/kb
-    python -m optimize.compile --optimizer mipro ...          # needs optuna: pip install -e '.[optimize]'
-    python -m optimize.compile --optimizer gepa --dataset nobel,pathquestion:pql --db data/nobel,data/pql \
+    python -m glm_dspy.optimize.compile --dataset nobel --db data/nobel                 # bootstrap, defaults
+    python -m glm_dspy.optimize.compile --optimizer random-search --dataset nobel --db data/nobel --train 200 --dev 40
+    python -m glm_dspy.optimize.compile --optimizer gepa --questions my-questions.jsonl --db data/kb
+    python -m glm_dspy.optimize.compile --optimizer mipro ...          # needs optuna: pip install -e '.[optimize]'
+    python -m glm_dspy.optimize.compile --optimizer gepa --dataset nobel,pathquestion:pql --db data/nobel,data/pql \
         --reflection-server http://localhost:8015 --reflection-model qwen2.5-coder-1.5b
 
+The same command is `glm-dspy compile ...`, and, from the repository root, `python -m
+optimize.compile ...`: optimize/ is the folder glm_dspy.optimize installs from, and its modules
+import one another by their installed names.
+
 Questions: `--dataset` takes the "train" split for training and the "dev" split for the
-report (graphs.datasets.load_questions(spec, db, split=...); the dev questions are the first `--dev`
+report (glm_dspy.graphs.datasets.load_questions(spec, db, split=...); the dev questions are the first `--dev`
 after a `--seed` shuffle, the sample `glm-dspy eval --split dev --shuffle --seed S --limit N`
 asks); `--questions FILE` is shuffled
 by `--seed`, its first `--dev` questions are the dev set and the rest the training pool. Of
@@ -19,7 +23,7 @@ split), so while compiling the Act shows a question no example that names its ow
 (`Text2Cypher(hold_out_own=True)`), as the entity split does for every dev question.
 `--new-shapes` also shows it no example of its own template family: every training question is
 then one of a shape the bank does not hold (graphs/unseen_shapes.py), the questions a shipped
-bank answers worst. `--exclude-families OUT/families.json` (of `graphs.unseen_shapes`) trains on
+bank answers worst. `--exclude-families OUT/families.json` (of `glm_dspy.graphs.unseen_shapes`) trains on
 no question of that test's held-out families, so the compiled program can be measured on it
 (the bank still shows their examples to other questions; `--db OUT/db` hides those too).
 
@@ -40,7 +44,7 @@ hand-written program and keeps its demos first in every prompt (optimize/pinned.
 metric is EM plus per-agent signals (optimize/metric.py). The result is saved as DSPy state
 JSON at `--out` (default glm_dspy/compiled/glm-<model>.json, the program `GLM(graph)` loads
 by default for that model) with its metadata beside it (`.train.json`: model, dataset,
-optimizer, seed, training qids; glm_dspy/programs.py) and the report (`.report.json`).
+optimizer, seed, training qids; glm_dspy/compiled/programs.py) and the report (`.report.json`).
 
 Resuming: every LLM call goes through DSPy's response cache on disk, in `--cache-dir`
 (default `.cache/` beside the output, git-ignored). A compile that stopped (Ctrl-C, a crash)
@@ -66,8 +70,8 @@ from pathlib import Path
 
 import dspy
 
-from optimize.optimizers import OPTIMIZERS, RUNNERS, Budget
-from optimize.progress import CallCounter
+from glm_dspy.optimize.optimizers import OPTIMIZERS, RUNNERS, Budget
+from glm_dspy.optimize.progress import CallCounter
 
 
 def examples(questions, graph: str) -> list[dspy.Example]:
@@ -97,15 +101,15 @@ def graph_splits(args) -> list[tuple[str, Path, list, list]]:
 
 def load_splits(args) -> tuple[list, list]:
     """(training pool, dev questions), disjoint; see the module doc."""
-    from graphs.cypher_examples import family
-    from graphs.questions import read_questions
+    from glm_dspy.graphs.cypher_examples import family
+    from glm_dspy.graphs.questions import read_questions
 
     if args.questions is not None:
         questions = read_questions(args.questions)
         random.Random(args.seed).shuffle(questions)
         dev, train = questions[: args.dev], questions[args.dev:]
     else:
-        from graphs.datasets import load_questions
+        from glm_dspy.graphs.datasets import load_questions
 
         train = load_questions(args.dataset, args.db, split="train")
         dev = load_questions(args.dataset, args.db, split="dev")
@@ -124,7 +128,7 @@ def load_splits(args) -> tuple[list, list]:
 
 def evaluate_dev(program, devset: list[dspy.Example], threads: int) -> dict:
     """Dev EM and the agent signals' means (optimize/metric.py) over `devset`, and EM per graph."""
-    from optimize.metric import score, signals
+    from glm_dspy.optimize.metric import score, signals
 
     result = dspy.Evaluate(devset=devset, metric=score, num_threads=threads, display_progress=False,
                            display_table=False, max_errors=len(devset) + 1)(program)
@@ -144,7 +148,7 @@ def compile_program(program, trainset, valset, optimizer: str, budget: Budget,
                     proposer: dspy.LM | None = None) -> dspy.Module:
     """`program` compiled by `optimizer`, its hand-written demos kept first (optimize/pinned.py);
     `proposer` writes new instructions where the optimizer does (optimize/optimizers.py)."""
-    from optimize.pinned import pin_demos, unpin_demos
+    from glm_dspy.optimize.pinned import pin_demos, unpin_demos
 
     return unpin_demos(RUNNERS[optimizer](pin_demos(program), trainset, valset, budget, proposer))
 
@@ -158,9 +162,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     asked = parser.add_mutually_exclusive_group()
-    asked.add_argument("--dataset", default="nobel", help="a dataset name (graphs.datasets), train/dev splits")
+    asked.add_argument("--dataset", default="nobel", help="a dataset name (glm_dspy.graphs.datasets), train/dev splits")
     asked.add_argument("--questions", type=Path, default=None,
-                       help="a question file (graphs.questions JSON Lines) instead of --dataset (default: none)")
+                       help="a question file (glm_dspy.graphs.questions JSON Lines) instead of --dataset (default: none)")
     parser.add_argument("--db", default="data/nobel", help="the graph's database; one per dataset, comma-separated")
     parser.add_argument("--optimizer", choices=OPTIMIZERS, default="bootstrap",
                         help="the DSPy optimizer (optimize/optimizers.py says what each spends)")
@@ -171,7 +175,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--new-shapes", action="store_true",
                         help="show a training question no example of its own template family (graphs/unseen_shapes.py)")
     parser.add_argument("--exclude-families", default=None,
-                        help="families.json of graphs.unseen_shapes runs (comma-separated): no training question "
+                        help="families.json of glm_dspy.graphs.unseen_shapes runs (comma-separated): no training question "
                              "of their held-out families, so that test stays unseen (default: none)")
     parser.add_argument("--max-demos", type=int, default=2, help="bootstrapped demos per agent")
     parser.add_argument("--candidates", type=int, default=4, help="random search / MIPROv2 / SIMBA candidates")
@@ -203,10 +207,10 @@ def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
     from glm_dspy.configuration import configure
     from glm_dspy.graph import open_graph
     from glm_dspy.modules.glm import GLM
-    from optimize.on_graphs import OnGraphs
-    from glm_dspy.programs import default_path, write_metadata
-    from optimize.prompts import prefix_lengths
-    from optimize.report import print_report
+    from glm_dspy.optimize.on_graphs import OnGraphs
+    from glm_dspy.compiled.programs import default_path, write_metadata
+    from glm_dspy.optimize.prompts import prefix_lengths
+    from glm_dspy.optimize.report import print_report
 
     console = Console(stderr=True)
     splits = graph_splits(args)
@@ -287,13 +291,13 @@ def hold_out_own(program: GLM, *, family: bool = False) -> GLM:
 
 
 def excluded_families(paths: str | None) -> set[str]:
-    """The held-out families of `graphs.unseen_shapes` runs (their families.json, comma-separated)."""
+    """The held-out families of `glm_dspy.graphs.unseen_shapes` runs (their families.json, comma-separated)."""
     families = set()
     for path in filter(None, (paths or "").split(",")):
         try:
             families |= set(json.loads(Path(path).read_text(encoding="utf-8"))["held_out"])
         except (OSError, ValueError, KeyError, TypeError) as error:
-            raise ValueError(f"--exclude-families {path}: not a families.json of graphs.unseen_shapes ({error})")
+            raise ValueError(f"--exclude-families {path}: not a families.json of glm_dspy.graphs.unseen_shapes ({error})")
     return families
 
 
@@ -302,7 +306,7 @@ def make_proposer(args, lm: dspy.LM) -> dspy.LM | None:
     if args.reflection_server is None:
         if args.reflection_model not in (None, args.model) and args.reflection_model != getattr(lm, "model", None):
             raise SystemExit(f"--reflection-model {args.reflection_model}: one process runs one vLLM engine, and it "
-                             "runs the program's model; serve the proposer (python -m backends.vllm_priority.serve "
+                             "runs the program's model; serve the proposer (python -m glm_dspy.backends.vllm_priority.serve "
                              "--model DIR) and pass --reflection-server URL")
         return None
     from glm_dspy.lm import make_lm

@@ -3,7 +3,7 @@
 Per question (`Signals`, read off the prediction GLM returns, never off the trace, so that
 every optimizer sees the same numbers):
 
-- em: the answer matches a gold answer (glm_dspy.metrics.exact_match, as `glm-dspy eval`).
+- em: the answer matches a gold answer (glm_dspy.evaluation.metrics.exact_match, as `glm-dspy eval`).
 - classify_ok: Classify's label is the one the question's tier implies (`EXPECTED_KIND`:
   single_hop, multi_hop and aggregation questions are read off the graph by one program, so
   "deterministic" in glm_dspy.signatures.Classify's terms); None where the question has no
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import dspy
 
-from glm_dspy.metrics import exact_match
-from glm_dspy.steps import WRITERS
+from glm_dspy.evaluation.metrics import exact_match
+from glm_dspy.runs.steps import WRITERS
 
 EXPECTED_KIND = {"single_hop": "deterministic", "multi_hop": "deterministic", "aggregation": "deterministic"}
 EM_WEIGHT, AGENT_WEIGHT = 0.8, 0.1
@@ -64,8 +64,8 @@ def act_attempts(steps: list[dict]) -> list[list[bool]]:
     """Per request for code (Act's snippets, Act's Cypher queries), the outcome of each try in
     order: the first, then its repairs and samples.
 
-    Steps that say so (`attempt`, `ok`: glm_dspy.steps.Step, every GLM run since they exist) are
-    read as `glm-dspy eval` reads them (glm_dspy.steps.act_first_tries): a try with attempt 0
+    Steps that say so (`attempt`, `ok`: glm_dspy.runs.steps.Step, every GLM run since they exist) are
+    read as `glm-dspy eval` reads them (glm_dspy.runs.steps.act_first_tries): a try with attempt 0
     opens a request. Older logs are read off their order: an act step succeeded when it has
     no error, printed something, and is not followed by a repair (another act step) or by the
     chunk fallback (a graph step)."""

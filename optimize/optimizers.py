@@ -1,4 +1,4 @@
-"""The five DSPy optimizers `python -m optimize.compile --optimizer NAME` runs, as dspy 3.4.1 builds them.
+"""The five DSPy optimizers `python -m glm_dspy.optimize.compile --optimizer NAME` runs, as dspy 3.4.1 builds them.
 
 Each `run_*` takes the program with its hand-written demos pinned (optimize/pinned.py), the
 training and validation examples, a `Budget` and the `proposer` (the LM that writes new
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import dspy
 
-from optimize.metric import feedback_score, score
+from glm_dspy.optimize.metric import feedback_score, score
 
 OPTIMIZERS = ("bootstrap", "random-search", "mipro", "gepa", "simba")
 

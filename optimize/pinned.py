@@ -2,7 +2,7 @@
 
 Every DSPy optimizer starts from `student.reset_copy()`, which empties each predictor's
 demos, and then writes its own (BootstrapFewShot, random search, MIPROv2, SIMBA). GLM's
-agents rely on their hand-written demos (glm_dspy/fewshot.py): without them the 0.5B model
+agents rely on their hand-written demos (glm_dspy/prompts/fewshot.py): without them the 0.5B model
 writes snippets against functions it has never seen used, so a search that scored
 candidates without them would choose for a program nobody runs.
 

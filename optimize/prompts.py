@@ -12,13 +12,13 @@ cost on a miss.
 
 from __future__ import annotations
 
-from backends.vllm_priority.hints import Tier
+from glm_dspy.backends.vllm_priority.hints import Tier
 
 AGENTS = ("classify", "reason", "act", "cypher")
 
 
 def _demos(predictor) -> list:
-    pinned = getattr(predictor, "pinned", None)  # optimize.pinned.PinnedPredict during a search
+    pinned = getattr(predictor, "pinned", None)  # glm_dspy.optimize.pinned.PinnedPredict during a search
     return [*pinned, *(d for d in predictor.demos if d not in pinned)] if pinned is not None else list(predictor.demos)
 
 

@@ -15,7 +15,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 @pytest.fixture(scope="session")
 def embedder():
-    from graphs.node_index import SentenceTransformerEmbedder
+    from glm_dspy.graphs.node_index import SentenceTransformerEmbedder
 
     return SentenceTransformerEmbedder()
 
@@ -25,7 +25,7 @@ def tiny_db(tmp_path_factory, embedder) -> Path:
     """The GRBench-format fixture graph (3 authors, 2 papers, 1 venue) with its node index, built
     without the Cypher examples a graph gets from its schema: on it GLM acts in Python, the paper's
     Act (tests/test_schema_examples.py builds it with them)."""
-    from graphs.build import build_database
+    from glm_dspy.graphs.build import build_database
 
     db = tmp_path_factory.mktemp("tiny") / "db"
     build_database(f"grbench:{FIXTURES / 'grbench_tiny.json'}", db, embedder=embedder, schema_examples=False)
@@ -34,7 +34,7 @@ def tiny_db(tmp_path_factory, embedder) -> Path:
 
 @pytest.fixture(scope="session")
 def nobel_db(tmp_path_factory, embedder) -> Path:
-    from graphs.build import build_database
+    from glm_dspy.graphs.build import build_database
 
     db = tmp_path_factory.mktemp("nobel") / "db"
     build_database("nobel", db, embedder=embedder)
@@ -61,7 +61,7 @@ def nobel_graph(nobel_db, embedder):
 def movies_graph(tmp_path_factory, embedder):
     """The shipped CSV folder examples/movies (people, movies, genres), built with `csv:`."""
     from glm_dspy.graph import open_graph
-    from graphs.build import build_database
+    from glm_dspy.graphs.build import build_database
 
     db = tmp_path_factory.mktemp("movies") / "db"
     build_database(f"csv:{FIXTURES.parent.parent / 'examples' / 'movies'}", db, embedder=embedder)

@@ -1,9 +1,10 @@
-"""EM with a percentile-bootstrap interval, overall and per question tier or kind (glm_dspy/accuracy.py)."""
+"""EM with a percentile-bootstrap interval, overall and per question tier or kind (glm_dspy/evaluation/accuracy.py)."""
 
 import numpy as np
 import pytest
 
-from glm_dspy.accuracy import UNTIERED, bootstrap_interval, em_by_kind, em_interval, in_kind_order, interval_cell
+from glm_dspy.evaluation.accuracy import (UNTIERED, bootstrap_interval, em_by_kind, em_interval, in_kind_order,
+                                          interval_cell)
 
 
 def records(*pairs):

@@ -3,7 +3,7 @@
 import pytest
 from dspy.utils.exceptions import AdapterParseError
 
-from glm_dspy.adapter import GLMAdapter
+from glm_dspy.prompts.adapter import GLMAdapter
 from glm_dspy.signatures import Act, Reason
 
 

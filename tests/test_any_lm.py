@@ -12,7 +12,7 @@ import dspy
 import pytest
 
 import glm_dspy
-from glm_dspy.adapter import GLMAdapter
+from glm_dspy.prompts.adapter import GLMAdapter
 from glm_dspy.lm.backend import GENERIC, backend_of
 from glm_dspy.lm.probe import ServerConnectionError, base_url_of, probe_server
 from glm_dspy.lm.structured import with_grammar

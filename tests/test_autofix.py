@@ -2,7 +2,7 @@
 
 import pytest
 
-from glm_dspy.autofix import autofix
+from glm_dspy.executor.autofix import autofix
 
 FEATURES = ["birth_date", "category", "city", "name", "year"]
 NEIGHBOUR_TYPES = ["birth_city", "institution", "laureate", "mentor", "prize", "student"]

@@ -10,7 +10,7 @@ from dspy.utils import DummyLM
 from glm_dspy.modules.baselines import BaseLLM, GraphRAG, TextRAG
 from glm_dspy.modules.glm import GLM
 from glm_dspy.modules.graphcot import INVALID, GraphCoT, parse_actions
-from glm_dspy.steps import PREDICTION_FIELDS, STEP_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
+from glm_dspy.runs.steps import PREDICTION_FIELDS, STEP_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
 
 
 def run(program, answers, question="q?"):

@@ -10,8 +10,8 @@ import dspy
 import pytest
 from dspy import lm15
 
-from glm_dspy.batch import lost_engine
-from glm_dspy.journal import Journal, batch_id_of, running
+from glm_dspy.runs.batch import lost_engine
+from glm_dspy.runs.journal import Journal, batch_id_of, running
 from glm_dspy.lm.inprocess import EngineDiedError
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.glm import GLM
@@ -202,7 +202,7 @@ def test_a_timed_out_call_is_asked_again_and_the_step_counts_it_once_it_answers(
 
 
 def test_a_call_that_keeps_timing_out_restarts_the_engine_in_a_batch(tiny_graph, no_backoff):
-    from glm_dspy.modules.calls import timed_out
+    from glm_dspy.lm.transport import timed_out
 
     engine = TimingOutEngine(time_out_at={1, 2, 3})  # the first call and both its new tries
     program = GLM(tiny_graph, readings=False, compiled=None, samples=0)

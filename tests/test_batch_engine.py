@@ -16,7 +16,7 @@ from pathlib import Path
 import dspy
 import pytest
 
-from glm_dspy.journal import Journal
+from glm_dspy.runs.journal import Journal
 from glm_dspy.lm.factory import make_lm
 from glm_dspy.modules.glm import GLM
 from tests.children import guarded
@@ -127,7 +127,8 @@ def test_a_killed_process_run_again_on_its_journal_finishes_the_batch_answering_
 def test_a_call_past_its_time_limit_is_aborted_asked_again_and_the_engine_lives_on(tiny_model, tiny_graph,
                                                                                   monkeypatch):
     import glm_dspy.modules.calls
-    from glm_dspy.modules.calls import call_agent, timed_out
+    from glm_dspy.lm.transport import timed_out
+    from glm_dspy.modules.calls import call_agent
 
     monkeypatch.setattr(glm_dspy.modules.calls, "TIMEOUT_BACKOFF_S", (0.1, 0.1))
     lm = make_lm(str(tiny_model), **ENGINE, timeout_s=0.3)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from bench import readings
+from glm_dspy.bench import readings
 
 
 def test_the_readings_benchmark_counts_what_the_graph_reads(nobel_db, tmp_path, capsys):

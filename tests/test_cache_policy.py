@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from backends.vllm_priority.hints import Segment, Tier, encode_hints
+from glm_dspy.backends.vllm_priority.hints import Segment, Tier, encode_hints
 from glm_dspy.lm import make_lm, query_context
 from glm_dspy.lm.transport import GenerationParams
 from tests.test_lm import INSTRUCTIONS, chat, request_for, tiny_model  # noqa: F401 - the session fixture
@@ -79,7 +79,7 @@ def test_query_done_demotes_its_notebook(results):
 
 # -- the same through the OpenAI server (hints in vllm_xargs) ---------------------------------------
 
-from tests.test_lm import server  # noqa: E402,F401 - `python -m backends.vllm_priority.serve --policy priority`
+from tests.test_lm import server  # noqa: E402,F401 - `python -m glm_dspy.backends.vllm_priority.serve --policy priority`
 
 
 def test_server_with_priority_keeps_them_too(server, tiny_model):  # noqa: F811
@@ -92,7 +92,7 @@ def test_server_with_priority_keeps_them_too(server, tiny_model):  # noqa: F811
 
 
 def test_serve_arguments():
-    from backends.vllm_priority.serve import server_argv
+    from glm_dspy.backends.vllm_priority.serve import server_argv
 
     assert server_argv("lru", ["--model", "m"], gpu=False) == [
         "--model", "m", "--enable-prefix-caching", "--enable-prompt-tokens-details"]

@@ -201,11 +201,11 @@ def test_the_judge_never_needs_a_second_in_process_engine(monkeypatch):
     import argparse
 
     import glm_dspy.lm
-    import glm_dspy.models
+    import glm_dspy.lm.models
 
     started = []
     monkeypatch.setattr(glm_dspy.lm, "make_lm", lambda model, server=None, cache=False: started.append((model, server)) or model)
-    monkeypatch.setattr(glm_dspy.models, "strongest_fetched_model", lambda: "qwen2.5-coder-1.5b")
+    monkeypatch.setattr(glm_dspy.lm.models, "strongest_fetched_model", lambda: "qwen2.5-coder-1.5b")
 
     def judge(**given):
         args = argparse.Namespace(**{"model": None, "server": None, "judge_model": None, "judge_server": None, **given})

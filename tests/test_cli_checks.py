@@ -72,7 +72,7 @@ def test_a_bare_command_prints_help_and_version_names_the_package():
 
 
 def test_model_list_names_every_registered_model_and_whether_it_is_fetched(tmp_path):
-    from glm_dspy.models import DEFAULT_MODEL, MANIFEST_NAME, MODELS
+    from glm_dspy.lm.models import DEFAULT_MODEL, MANIFEST_NAME, MODELS
 
     fetched = tmp_path / "models" / DEFAULT_MODEL / "hf"
     fetched.mkdir(parents=True)

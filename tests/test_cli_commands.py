@@ -43,10 +43,10 @@ def test_the_python_m_tools_are_commands_with_their_own_options(command, module_
 
 
 def test_a_delegated_command_gets_every_argument(monkeypatch):
-    import graphs.cypher_examples
+    import glm_dspy.graphs.cypher_examples
 
     seen = []
-    monkeypatch.setattr(graphs.cypher_examples, "main", lambda argv, prog: seen.append((argv, prog)) or 3)
+    monkeypatch.setattr(glm_dspy.graphs.cypher_examples, "main", lambda argv, prog: seen.append((argv, prog)) or 3)
     assert cli.main(["examples", "--dataset", "nobel", "--check", "-x"]) == 3
     assert seen == [(["--dataset", "nobel", "--check", "-x"], "glm-dspy examples")]
 

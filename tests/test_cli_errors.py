@@ -97,20 +97,20 @@ def test_unwritable_outputs_are_refused_before_the_run(tmp_path, tiny_db, monkey
     (SystemExit("the judge needs a server"), 1, "glm-dspy: error: the judge needs a server"),
 ])
 def test_errors_met_while_running_are_one_line_with_the_right_status(tmp_path, monkeypatch, err, error, code, line):
-    import graphs.build
+    import glm_dspy.graphs.build
 
     def fail(*args, **kwargs):
         raise error
 
-    monkeypatch.setattr(graphs.build, "build_database", fail)
+    monkeypatch.setattr(glm_dspy.graphs.build, "build_database", fail)
     assert cli.main(["build", "nobel", "--db", str(tmp_path / "db")]) == code
     assert one_error_line(err()) == line
 
 
 def test_build_over_a_database_needs_force_and_is_refused_before_the_dataset_loads(tmp_path, monkeypatch, err):
-    import graphs.build
+    import glm_dspy.graphs.build
 
-    monkeypatch.setattr(graphs.build, "build_database", lambda *args, **kwargs: pytest.fail("the build ran"))
+    monkeypatch.setattr(glm_dspy.graphs.build, "build_database", lambda *args, **kwargs: pytest.fail("the build ran"))
     (tmp_path / "db").mkdir()
     (tmp_path / "db" / "meta.json").write_text("{}")
     assert cli.main(["build", "nobel", "--db", str(tmp_path / "db")]) == 2

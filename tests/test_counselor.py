@@ -6,7 +6,7 @@ from dspy.utils import DummyLM
 
 from glm_dspy.modules.counselor import GraphCounselor
 from glm_dspy.modules.glm import GLM
-from glm_dspy.steps import listening
+from glm_dspy.runs.steps import listening
 
 P1_YEAR = 'print(NodeFeature(RetrieveNode("Notes on the Analytical Engine"), "year"))'
 QUESTION = "In which year was Notes on the Analytical Engine published?"

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 
 from glm_dspy.modules.question_facts import question_dates, question_values
-from graphs.cypher import gate
-from graphs.cypher.anchors import DATE, LIST, NUMBER, TEXT, Condition, ValueIndex, anchors, starts_of
-from graphs.cypher.candidates import (COUNT, Candidate, Hop, Start, joined_candidates, paths_from,
-                                      same_value_candidates)
-from graphs.store import GraphStore
+from glm_dspy.graphs.cypher import gate
+from glm_dspy.graphs.cypher.anchors import DATE, LIST, NUMBER, TEXT, Condition, ValueIndex, anchors, starts_of
+from glm_dspy.graphs.cypher.candidates import (COUNT, Candidate, Hop, Start, joined_candidates, paths_from,
+                                               same_value_candidates)
+from glm_dspy.graphs.store import GraphStore
 
 
 @pytest.fixture(scope="module")

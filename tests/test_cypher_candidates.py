@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from graphs.cypher import gate
-from graphs.cypher.candidates import COUNT, Start, candidates_from, inverse_relations, paths_from
-from graphs.store import GraphStore
+from glm_dspy.graphs.cypher import gate
+from glm_dspy.graphs.cypher.candidates import COUNT, Start, candidates_from, inverse_relations, paths_from
+from glm_dspy.graphs.store import GraphStore
 
 
 @pytest.fixture(scope="module")

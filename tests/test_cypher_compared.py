@@ -10,10 +10,10 @@ import pytest
 
 from glm_dspy.modules.discriminate import LEVERS, Discriminate
 from glm_dspy.modules.question_facts import compared
-from graphs.cypher import gate
-from graphs.cypher.candidates import Hop, Start, inverse_relations, readings_of
-from graphs.cypher.compared import Compared, compared_of
-from graphs.store import GraphStore
+from glm_dspy.graphs.cypher import gate
+from glm_dspy.graphs.cypher.candidates import Hop, Start, inverse_relations, readings_of
+from glm_dspy.graphs.cypher.compared import Compared, compared_of
+from glm_dspy.graphs.store import GraphStore
 
 PRIZE = (Hop("laureate", False, "prize"),)
 MENTORS_PRIZE = (Hop("mentor", True, "laureate"), Hop("laureate", False, "prize"))

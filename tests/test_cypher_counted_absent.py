@@ -10,12 +10,12 @@ from functools import partial
 import pytest
 
 from glm_dspy.modules.question_facts import coordinated
-from graphs.cypher import gate
-from graphs.cypher.absent import END, START, absent_readings
-from graphs.cypher.anchors import IN, Anchor, Condition, ValueIndex, starts_of
-from graphs.cypher.candidates import COUNT, Hop, Start, readings_of
-from graphs.cypher.counted import Counted, counted_readings
-from graphs.store import GraphStore
+from glm_dspy.graphs.cypher import gate
+from glm_dspy.graphs.cypher.absent import END, START, absent_readings
+from glm_dspy.graphs.cypher.anchors import IN, Anchor, Condition, ValueIndex, starts_of
+from glm_dspy.graphs.cypher.candidates import COUNT, Hop, Start, readings_of
+from glm_dspy.graphs.cypher.counted import Counted, counted_readings
+from glm_dspy.graphs.store import GraphStore
 
 
 @pytest.fixture(scope="module")

@@ -8,11 +8,11 @@ import pytest
 
 from glm_dspy.modules.discriminate import LEVERS, Discriminate
 from glm_dspy.modules.question_facts import refers_back
-from glm_dspy.steps import StepLog
-from graphs.cypher import gate
-from graphs.cypher.candidates import Hop, Start, inverse_relations, readings_of
-from graphs.cypher.loops import Loop, loops_of
-from graphs.store import GraphStore
+from glm_dspy.runs.steps import StepLog
+from glm_dspy.graphs.cypher import gate
+from glm_dspy.graphs.cypher.candidates import Hop, Start, inverse_relations, readings_of
+from glm_dspy.graphs.cypher.loops import Loop, loops_of
+from glm_dspy.graphs.store import GraphStore
 
 MENTOR = (Hop("mentor", True, "laureate"),)
 BIRTH_CITY = (Hop("birth_city", True, "city"),)

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from graphs.cypher import CypherSyntaxError, QueryRefused, gate, parse, print_query
-from graphs.cypher.syntax import (Binary, FunctionCall, Literal, Match, PatternPredicate, Property, Return,
-                                  Variable, walk)
+from glm_dspy.graphs.cypher import CypherSyntaxError, QueryRefused, gate, parse, print_query
+from glm_dspy.graphs.cypher.syntax import (Binary, FunctionCall, Literal, Match, PatternPredicate, Property, Return,
+                                           Variable, walk)
 
 
 def test_a_query_becomes_a_tree_of_its_clauses_patterns_and_expressions():
@@ -104,7 +104,7 @@ def test_the_tree_is_walkable_for_passes():
 def test_every_bank_query_parses_prints_and_returns_the_same_rows(nobel_db):
     """The shipped Nobel bank (what the model copies): each query passes the gate, and Kuzu gives
     the printed text the same rows as the original."""
-    from graphs.store import GraphStore
+    from glm_dspy.graphs.store import GraphStore
 
     store = GraphStore.open(nobel_db)
     bank = [json.loads(line)["cypher"] for line in (nobel_db / "text2cypher_examples.jsonl").open()]

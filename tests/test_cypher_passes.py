@@ -7,8 +7,8 @@ does not apply; run on the small schema drawn below (no database, no LLM).
 
 from __future__ import annotations
 
-from graphs.cypher import parse, print_query
-from graphs.schema import GraphSchema, NodeType
+from glm_dspy.graphs.cypher import parse, print_query
+from glm_dspy.graphs.schema import GraphSchema, NodeType
 
 SCHEMA = GraphSchema("toy", {
     "paper": NodeType({"title": "STRING", "year": "INT64", "keywords": "STRING[]"}, 2, "title"),
@@ -28,7 +28,7 @@ def rewritten(rewrite, text: str, *args) -> str | None:
 
 
 def test_a_relationship_table_the_graph_lacks_becomes_the_one_that_stands_for_it():
-    from graphs.cypher.known_relation import known_relations
+    from glm_dspy.graphs.cypher.known_relation import known_relations
 
     stand_in = {"rel_writer": "author", "rel_cites": "reference"}.get
     assert rewritten(known_relations, "MATCH (p:paper)-[:rel_writer]->(a) RETURN a.name", stand_in) \
@@ -43,7 +43,7 @@ def test_a_relationship_table_the_graph_lacks_becomes_the_one_that_stands_for_it
 
 
 def test_a_name_under_another_types_label_takes_that_label_or_none_where_several_have_it():
-    from graphs.cypher.relabel import relabel
+    from glm_dspy.graphs.cypher.relabel import relabel
 
     names = {"Ada Lovelace": [("author", "name")], "Scientific Memoirs": [("venue", "name"), ("person", "name")],
              "On Bernoulli Numbers": [("paper", "title")]}
@@ -63,7 +63,7 @@ def test_a_name_under_another_types_label_takes_that_label_or_none_where_several
 
 
 def test_a_property_its_type_lacks_becomes_the_one_feature_that_shares_its_word():
-    from graphs.cypher.known_property import known_properties
+    from glm_dspy.graphs.cypher.known_property import known_properties
 
     assert rewritten(known_properties, "MATCH (p:paper)-[:rel_venue]->(v) WHERE p.publication_year = 1844 "
                                        "RETURN p.publication_year, v.name") \
@@ -78,7 +78,7 @@ def test_a_property_its_type_lacks_becomes_the_one_feature_that_shares_its_word(
 
 
 def test_a_relation_read_as_a_property_of_a_property_becomes_the_hop():
-    from graphs.cypher.nested_property import nested_property
+    from glm_dspy.graphs.cypher.nested_property import nested_property
 
     chain = "MATCH (p:paper {title: 'On Bernoulli Numbers'})-[:rel_reference]->(c:paper) "
     assert rewritten(nested_property, chain + "RETURN c.author.name") \
@@ -96,7 +96,7 @@ def test_a_relation_read_as_a_property_of_a_property_becomes_the_hop():
 
 
 def test_a_chain_that_returns_the_name_it_starts_from_returns_where_it_ends():
-    from graphs.cypher.return_end import return_end
+    from glm_dspy.graphs.cypher.return_end import return_end
 
     own = "MATCH (a:paper {title: 'On Bernoulli Numbers'})-[:rel_author]->(:author) RETURN DISTINCT a.title"
     assert rewritten(return_end, own) \
@@ -122,7 +122,7 @@ def test_a_chain_that_returns_the_name_it_starts_from_returns_where_it_ends():
 
 
 def test_the_names_a_query_matches_by_are_read_and_relinked_in_the_order_it_writes_them():
-    from graphs.cypher.name_literals import link_names, name_literals, without_strings
+    from glm_dspy.graphs.cypher.name_literals import link_names, name_literals, without_strings
 
     text = ("MATCH (a:author {name: 'ada lovelace'})<-[:rel_author]-(p:paper {year: 1844}) "
             "WHERE p.title = \"Notes\" AND p.title <> 'Sketch' RETURN {name: 'it\\'s'} AS m, 'loose' AS s")
@@ -131,20 +131,20 @@ def test_the_names_a_query_matches_by_are_read_and_relinked_in_the_order_it_writ
     linked = rewritten(link_names, text, lambda names: [stored.get(name, name) for name in names])
     assert linked == ("MATCH (a:author {name: 'Ada Lovelace'})<-[:rel_author]-(p:paper {year: 1844}) "
                       "WHERE p.title = 'Notes' AND p.title <> 'Sketch' RETURN {name: 'it\\'s \\'quoted\\''} AS m, "
-                      "'loose' AS s")  # a value is written by graphs.literal.text_literal, escaped
+                      "'loose' AS s")  # a value is written by glm_dspy.graphs.literal.text_literal, escaped
     assert rewritten(link_names, text, lambda names: names) is None
     assert print_query(without_strings(parse(text))).count("''") == 5
 
 
 def test_the_ids_a_template_matches_by_are_its_maps_of_one_id():
-    from graphs.cypher.name_literals import id_literals
+    from glm_dspy.graphs.cypher.name_literals import id_literals
 
     text = "MATCH ({id: 'x1'})-->(b {id: 'x2', name: 'y'}) WHERE b.id = 'z' RETURN {id: 'x3'}, 'x4'"
     assert id_literals(parse(text)) == ["x1", "x3"]
 
 
 def test_a_query_returns_the_things_or_their_count_as_its_question_asks():
-    from graphs.cypher.answer_kind import Asked, answer_kind
+    from glm_dspy.graphs.cypher.answer_kind import Asked, answer_kind
 
     which_venues, how_many_papers = Asked("venue", count=False, counts=False), Asked("paper", count=True, counts=True)
     chain = "MATCH (a:author {name: 'Ada'})<-[:rel_author]-(p:paper)-[:rel_venue]->(:venue) "

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from graphs.cypher import parse
-from graphs.cypher.plan import plan_of
-from graphs.cypher.typecheck import node_types, problems
-from graphs.schema import GraphSchema, NodeType
+from glm_dspy.graphs.cypher import parse
+from glm_dspy.graphs.cypher.plan import plan_of
+from glm_dspy.graphs.cypher.typecheck import node_types, problems
+from glm_dspy.graphs.schema import GraphSchema, NodeType
 
 SCHEMA = GraphSchema("toy", {
     "person": NodeType({"name": "STRING", "birth_date": "STRING"}, 3, "name"),
@@ -91,8 +91,8 @@ def test_a_variable_length_hop_does_not_constrain_its_ends():
     ("MATCH (p:person) WITH p.name AS n RETURN n", None),  # not a node
 ])
 def test_a_returned_node_becomes_its_types_name(written, returned):
-    from graphs.cypher.passes import return_node_names
-    from graphs.cypher.printer import print_query
+    from glm_dspy.graphs.cypher.passes import return_node_names
+    from glm_dspy.graphs.cypher.printer import print_query
 
     tree = parse(written)
     rewritten = return_node_names(tree, SCHEMA)

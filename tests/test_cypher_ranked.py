@@ -9,12 +9,12 @@ from dataclasses import replace
 
 import pytest
 
-from graphs.cypher import gate
-from graphs.cypher.anchors import Condition, ValueIndex
-from graphs.cypher.candidates import Hop, Start, readings_of
-from graphs.cypher.ranked import MONTHS, Group, Key, Order
-from graphs.cypher.ranked_candidates import ranked_readings
-from graphs.store import GraphStore
+from glm_dspy.graphs.cypher import gate
+from glm_dspy.graphs.cypher.anchors import Condition, ValueIndex
+from glm_dspy.graphs.cypher.candidates import Hop, Start, readings_of
+from glm_dspy.graphs.cypher.ranked import MONTHS, Group, Key, Order
+from glm_dspy.graphs.cypher.ranked_candidates import ranked_readings
+from glm_dspy.graphs.store import GraphStore
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +107,7 @@ def test_a_number_feature_is_a_year_only_where_every_value_could_be_one(index):
 
 
 def test_a_reading_that_meets_a_time_is_not_ranked_again(store, index):
-    from graphs.cypher.value_meets import ValueMeet
+    from glm_dspy.graphs.cypher.value_meets import ValueMeet
 
     (row,) = store.query("MATCH (l:laureate {name: 'Marie Curie'}) RETURN l.id AS id")
     curie = Start.named("laureate", "name", "Marie Curie", row["id"])

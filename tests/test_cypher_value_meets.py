@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from graphs.cypher import gate
-from graphs.cypher.anchors import Condition
-from graphs.cypher.candidates import Candidate, Hop, Start, readings_of
-from graphs.cypher.value_meets import ValueMeet, value_meet_readings
-from graphs.store import GraphStore
+from glm_dspy.graphs.cypher import gate
+from glm_dspy.graphs.cypher.anchors import Condition
+from glm_dspy.graphs.cypher.candidates import Candidate, Hop, Start, readings_of
+from glm_dspy.graphs.cypher.value_meets import ValueMeet, value_meet_readings
+from glm_dspy.graphs.store import GraphStore
 
 
 @pytest.fixture(scope="module")

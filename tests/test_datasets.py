@@ -4,12 +4,12 @@ import shutil
 
 import pytest
 
-from graphs.datasets import DATASETS, data_dir, load_dataset, load_questions, parse_size
-from graphs.nobel import nobel_graph
-from graphs.pathquestion import pathquestion_graph, read_pathquestions
-from graphs.questions import TIERS
-from graphs.store import GraphStore
-from graphs.triples import relation_name
+from glm_dspy.graphs.datasets import DATASETS, data_dir, load_dataset, load_questions, parse_size
+from glm_dspy.graphs.nobel import nobel_graph
+from glm_dspy.graphs.pathquestion import pathquestion_graph, read_pathquestions
+from glm_dspy.graphs.questions import TIERS
+from glm_dspy.graphs.store import GraphStore
+from glm_dspy.graphs.triples import relation_name
 
 from conftest import FIXTURES
 
@@ -50,7 +50,7 @@ def test_pathquestion_paths_exist_in_graph():
 def test_a_pathquestion_answer_set_is_accepted_one_answer_at_a_time_or_whole():
     """`answer(a/b/)`: either answer alone is right (the dataset's Hits@1), and so is the whole
     set listed; a list with a wrong answer in it, or part of a set of three, is not."""
-    from glm_dspy.metrics import exact_match
+    from glm_dspy.evaluation.metrics import exact_match
 
     questions = {q.question: q for q in read_pathquestions(data_dir() / "pathquestion", "pql")}
     horse = questions["what is the Hurry_to_Market 's organism_type 's works ?"]

@@ -11,15 +11,15 @@ from dspy.utils import DummyLM
 from glm_dspy.modules.discriminate import LEVERS, Discriminate
 from glm_dspy.modules.question_facts import (COUNT, DATE, NAME, YES_NO, alternatives, asked, asked_thing, coordinated,
                                              count_bound, extreme, most, negated)
-from glm_dspy.steps import StepLog
-from graphs.cypher.anchors import Condition
+from glm_dspy.runs.steps import StepLog
+from glm_dspy.graphs.cypher.anchors import Condition
 
 QUESTION = "In which city was Marie Curie born?"
 
 
 class Fallback(dspy.Module):
     def forward(self, question):
-        from glm_dspy.steps import Step, StepLog
+        from glm_dspy.runs.steps import Step, StepLog
 
         log = StepLog()
         log.add(Step("cypher", code="MATCH ... fallback"))
@@ -198,7 +198,7 @@ def triples_graph(tmp_path_factory, embedder):
     ("what is the Rome 's canonical_version ?", "Rome"),
 ])
 def test_the_reading_that_binds_every_said_relation_answers(triples_graph, question, answer):
-    from glm_dspy.steps import StepLog
+    from glm_dspy.runs.steps import StepLog
 
     found = Discriminate(triples_graph).answer(question, StepLog())
     assert found is not None and found[0] == answer, found
@@ -211,7 +211,7 @@ def test_the_words_a_bank_teaches_for_relations_bind_a_reading_s_hops(tmp_path, 
     from glm_dspy import cli
     from glm_dspy.graph import open_graph
     from glm_dspy.modules.relation_words import RelationWords
-    from glm_dspy.steps import StepLog
+    from glm_dspy.runs.steps import StepLog
 
     (tmp_path / "kb.tsv").write_text("isabella\tparents\tphilip\nphilip\tspouse\tjoan\nphilip\tgender\tmale\n"
                                      "joan\tgender\tfemale\nisabella\tspouse\tedmund\n")

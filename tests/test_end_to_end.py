@@ -89,7 +89,7 @@ def test_each_seed_arm_answers_a_question_on_the_real_model(default_lm, nobel_gr
     """One smoke question per seed-system arm (issue 14): it runs end to end on the real engine,
     every LLM step is counted, and it stays inside its own bounds. Whether the 0.5B model gets the
     answer right is measured by `glm-dspy eval` (docs/benchmarks.md), not asserted here."""
-    from glm_dspy.evaluate import make_program
+    from glm_dspy.evaluation.evaluate import make_program
     from glm_dspy.modules.text2cypher import read_only_problem
 
     program = make_program(arm, nobel_graph)

@@ -3,13 +3,13 @@ needed): the scheduler class for a policy and a scheduling mode, from one table;
 
 import pytest
 
-from backends.vllm_priority.policies import POLICIES, runs_async_scheduling, scheduler_cls
-from backends.vllm_priority.serve import server_argv
+from glm_dspy.backends.vllm_priority.policies import POLICIES, runs_async_scheduling, scheduler_cls
+from glm_dspy.backends.vllm_priority.serve import server_argv
 from glm_dspy.lm import factory
 from glm_dspy.lm.factory import kv_cache_gib_for, make_lm
 
-SYNC = "backends.vllm_priority.scheduler.TieredScheduler"
-ASYNC = "backends.vllm_priority.scheduler.AsyncTieredScheduler"
+SYNC = "glm_dspy.backends.vllm_priority.scheduler.TieredScheduler"
+ASYNC = "glm_dspy.backends.vllm_priority.scheduler.AsyncTieredScheduler"
 
 
 def test_the_policy_table_names_both_scheduler_variants():

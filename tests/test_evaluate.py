@@ -9,10 +9,10 @@ from dspy.utils import DummyLM
 
 from glm_dspy.cli import main
 from glm_dspy.cli import eval_tables
-from glm_dspy.evaluate import (busy_seconds, headline, judge_cell, make_program, read_results, run_eval, summarize,
-                               write_charts)
+from glm_dspy.evaluation.evaluate import (busy_seconds, headline, judge_cell, make_program, read_results, run_eval,
+                                          summarize, write_charts)
 from glm_dspy.modules.glm import DEFAULT_SAMPLES
-from graphs.questions import Question
+from glm_dspy.graphs.questions import Question
 
 QUESTIONS = [Question("q1", "When was the paper Notes on the Analytical Engine published?", "1843"),
              Question("q2", "Who wrote it?", "Ada Lovelace")]

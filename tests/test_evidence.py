@@ -7,7 +7,7 @@ import pytest
 from glm_dspy.evidence import Evidence, EvidenceEdge, EvidenceNode, answering_step, evidence_of
 from glm_dspy.evidence.cypher import cypher_evidence
 from glm_dspy.evidence.draw import draw_svg, evidence_text, to_dot
-from glm_dspy.steps import Step
+from glm_dspy.runs.steps import Step
 
 BIRTH_CITY = "MATCH (l:laureate {name: 'Marie Curie'})-[:rel_birth_city]->(c:city) RETURN c.name"
 

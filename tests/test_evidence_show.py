@@ -42,7 +42,7 @@ def test_ask_show_lists_the_evidence_and_writes_its_svg(nobel_db, scripted_confi
 
 def test_without_graphviz_the_dot_source_is_written(nobel_graph, monkeypatch, tmp_path):
     from glm_dspy.evidence.show import show_evidence
-    from glm_dspy.steps import Step
+    from glm_dspy.runs.steps import Step
 
     monkeypatch.setattr(shutil, "which", lambda name: None)
     said = []

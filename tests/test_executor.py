@@ -19,8 +19,8 @@ from glm_dspy.executor.fence import strip_code_fence
 from glm_dspy.executor.policy import guarded_getattr, guarded_getitem, guarded_write
 from glm_dspy.executor.printer import OutputLimitError, PrintCollector
 from glm_dspy.executor.protocol import observation_paths, restore_observations
-from glm_dspy.observation import Observation
-from graphs.deadline import remaining_s
+from glm_dspy.retrieval.observation import Observation
+from glm_dspy.graphs.deadline import remaining_s
 
 TIMEOUT_S = 1.0
 NEIGHBOURS = {"p1": ["a1", "a2", "a3"], "p2": ["a2", "a3", "a4"]}
@@ -402,7 +402,7 @@ def test_a_graph_call_sees_the_snippets_deadline(executor):
 
 def test_len_of_a_vertex_chunk_is_an_error_that_says_how_to_count(executor):
     from glm_dspy.executor.policy import VERTEX_CHUNK_OPENING
-    from graphs.node_info import CHUNK_OPENING
+    from glm_dspy.graphs.node_info import CHUNK_OPENING
 
     assert VERTEX_CHUNK_OPENING == CHUNK_OPENING
     result = executor.run("print(len(NodeInfo(['a1', 'a2'])))")

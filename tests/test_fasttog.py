@@ -3,7 +3,7 @@
 import dspy
 from dspy.utils import DummyLM
 
-from glm_dspy.communities import Communities
+from glm_dspy.retrieval.communities import Communities
 from glm_dspy.modules.fasttog import FastToG
 
 
@@ -47,8 +47,8 @@ def test_fasttog_stops_at_its_depth_with_its_best_answer(nobel_graph):
 
 
 def test_an_eval_record_keeps_the_arms_depth(nobel_graph, tmp_path):
-    from glm_dspy.evaluate import read_results, run_eval
-    from graphs.questions import Question
+    from glm_dspy.evaluation.evaluate import read_results, run_eval
+    from glm_dspy.graphs.questions import Question
 
     lm = DummyLM([{"choice": "1"}, {"enough": True, "answer": "Warsaw"}])
     with dspy.context(lm=lm):

@@ -8,7 +8,7 @@ import pytest
 from dspy.utils import DummyLM
 
 from glm_dspy.modules.glm import GLM, SAMPLE_TEMPERATURE
-from glm_dspy.steps import RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT, act_first_tries
+from glm_dspy.runs.steps import RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT, act_first_tries
 
 P1_YEAR = 'print(NodeFeature(RetrieveNode("Notes on the Analytical Engine"), "year"))'
 

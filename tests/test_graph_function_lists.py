@@ -1,5 +1,5 @@
-"""The graph functions over one id, a list of ids, and arguments that are no ids (glm_dspy/retriever.py,
-glm_dspy/graph_arguments.py), on the Nobel test graph:
+"""The graph functions over one id, a list of ids, and arguments that are no ids (glm_dspy/retrieval/retriever.py,
+glm_dspy/retrieval/arguments.py), on the Nobel test graph:
 
     l6 Marie Curie --prize--> prize_physics_1903, prize_chemistry_1911
     l5 Pierre Curie --prize--> prize_physics_1903
@@ -9,9 +9,9 @@ glm_dspy/graph_arguments.py), on the Nobel test graph:
 
 import pytest
 
-from glm_dspy.fewshot import ACT_DEMOS
-from glm_dspy.observation import Observation
-from glm_dspy.retriever import CallLimits, Retriever
+from glm_dspy.prompts.fewshot import ACT_DEMOS
+from glm_dspy.retrieval.observation import Observation
+from glm_dspy.retrieval.retriever import CallLimits, Retriever
 
 SORBONNE = "inst_sorbonne_university_paris"
 LAUREATE_TYPES = "['birth_city', 'institution', 'mentor', 'prize', 'student']"

@@ -5,10 +5,10 @@ import json
 import pyarrow as pa
 import pytest
 
-from graphs.grbench import GraphFormatError, feature_column, read_graph_json
-from graphs.load import GraphLoadError, load_graph
-from graphs.graph_data import GraphData, NodeTable
-from graphs.store import GraphStore
+from glm_dspy.graphs.grbench import GraphFormatError, feature_column, read_graph_json
+from glm_dspy.graphs.load import GraphLoadError, load_graph
+from glm_dspy.graphs.graph_data import GraphData, NodeTable
+from glm_dspy.graphs.store import GraphStore
 
 from conftest import FIXTURES
 
@@ -87,15 +87,15 @@ def test_existing_database_is_not_overwritten(tmp_path):
 
 
 def test_open_refuses_a_non_database(tmp_path):
-    from graphs.store import GraphStoreError
+    from glm_dspy.graphs.store import GraphStoreError
 
     with pytest.raises(GraphStoreError, match="glm-dspy build"):
         GraphStore.open(tmp_path)
 
 
 def test_grbench_question_files():
-    from graphs.datasets import data_dir
-    from graphs.questions import read_questions
+    from glm_dspy.graphs.datasets import data_dir
+    from glm_dspy.graphs.questions import read_questions
 
     questions = read_questions(data_dir() / "grbench_questions" / "dblp.jsonl")
     assert len(questions) > 100 and questions[0].qid == "0" and questions[0].answer

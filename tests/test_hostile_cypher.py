@@ -16,10 +16,10 @@ import dspy
 import pytest
 from dspy.utils import DummyLM
 
-from bench.hostile import CASES, MARKER, PASSWD
+from glm_dspy.bench.hostile import CASES, MARKER, PASSWD
 from glm_dspy.modules.text2cypher import Text2Cypher
-from graphs.cypher import gate
-from graphs.store import GraphStore
+from glm_dspy.graphs.cypher import gate
+from glm_dspy.graphs.store import GraphStore
 
 TIMEOUT_MS = 1000
 MEMORY_CAP_MB = 256  # growth of the process's resident memory over the suite, beyond the questions' buffer pool
@@ -141,7 +141,7 @@ def test_the_suite_left_the_database_memory_and_threads_as_they_were(nobel_db, b
     for a model's queries (its own bound on their memory) plus MEMORY_CAP_MB."""
     assert database_digest(Path(nobel_db)) == before["digest"]
     assert not any(name.endswith((".wal", ".shadow")) for name in os.listdir(Path(nobel_db)))
-    from graphs.store import DEFAULT_QUESTION_BUFFER_POOL_BYTES
+    from glm_dspy.graphs.store import DEFAULT_QUESTION_BUFFER_POOL_BYTES
 
     assert rss_mb() - before["rss_mb"] <= DEFAULT_QUESTION_BUFFER_POOL_BYTES / 2**20 + MEMORY_CAP_MB
     assert threading.active_count() < 50

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from glm_dspy.executor import SnippetExecutor
-from glm_dspy.retriever import CallLimits, Retriever
+from glm_dspy.retrieval.retriever import CallLimits, Retriever
 
 TIMEOUT_S = 2.0
 TIMED_OUT = f"TimeoutError: snippet exceeded {TIMEOUT_S} s"

@@ -5,7 +5,7 @@ import sqlite3
 import dspy
 import pytest
 
-from glm_dspy.journal import SCHEMA_VERSION, Journal
+from glm_dspy.runs.journal import SCHEMA_VERSION, Journal
 from tests.test_batch import QUESTIONS, DyingEngine, scripted_lm
 
 # the first schema (version 0): no 'failed' status, no error column
@@ -59,7 +59,7 @@ def test_a_query_its_program_fails_on_is_journaled_failed_and_a_batch_run_again_
                 raise ValueError("a snippet the sandbox refused")
             return dspy.Prediction(answer="1843")
 
-    from glm_dspy.batch import run_batch
+    from glm_dspy.runs.batch import run_batch
 
     with dspy.context(lm=scripted_lm(DyingEngine())):
         with pytest.raises(ValueError, match="sandbox refused"):
@@ -76,8 +76,8 @@ def test_a_query_its_program_fails_on_is_journaled_failed_and_a_batch_run_again_
 def test_a_batch_gives_up_on_a_question_found_running_after_max_runs(tmp_path):
     """A question the process died on, every time: a batch run again journals it failed as a
     poison question and raises, instead of running it a fourth time."""
-    from glm_dspy.batch import PoisonQuestion, run_batch
-    from glm_dspy.journal import MAX_RUNS
+    from glm_dspy.runs.batch import PoisonQuestion, run_batch
+    from glm_dspy.runs.journal import MAX_RUNS
 
     path, attempts = tmp_path / "batch.sqlite", []
 

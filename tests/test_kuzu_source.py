@@ -1,4 +1,4 @@
-"""graphs.kuzu_source: a Kuzu database made by someone else (own table names, integer keys, Unicode,
+"""glm_dspy.graphs.kuzu_source: a Kuzu database made by someone else (own table names, integer keys, Unicode,
 properties of every kind) is copied read-only and answers through the Cypher gate and the graph
 functions; the user's files are never written."""
 
@@ -8,8 +8,8 @@ from pathlib import Path
 import kuzu
 import pytest
 
-from graphs.kuzu_source import kuzu_graph
-from graphs.name_choice import choose_text_features, parse_name_properties
+from glm_dspy.graphs.kuzu_source import kuzu_graph
+from glm_dspy.graphs.name_choice import choose_text_features, parse_name_properties
 
 THEIR_SCHEMA = [  # someone else's layout: SERIAL keys that repeat across tables, a STRING key, Unicode
     "CREATE NODE TABLE Person(pid SERIAL PRIMARY KEY, fullName STRING, born INT32, bday DATE, degree INT64)",
@@ -66,7 +66,7 @@ def test_their_tables_become_the_graph(theirs):
 
 def test_adopted_and_queried_through_the_gate_never_written(theirs, tmp_path, embedder):
     from glm_dspy.graph import open_graph
-    from graphs.build import build_database
+    from glm_dspy.graphs.build import build_database
 
     before = _digest(theirs)
     report = build_database(f"kuzu:{theirs}", tmp_path / "db", embedder=embedder,

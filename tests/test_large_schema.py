@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from glm_dspy.graph_arguments import MAX_NAMES_SHOWN, names_shown
+from glm_dspy.retrieval.arguments import MAX_NAMES_SHOWN, names_shown
 from glm_dspy.modules.glm import ACT_RELATIONS, ACT_SCHEMA_RELATIONS
 
 FILLERS = [f"{domain}_{thing}" for domain in ("music", "film", "sports", "geography", "chemistry", "aviation",
@@ -17,7 +17,7 @@ QUESTION = "what is ada_lovelace 's father 's nationality ?"
 @pytest.fixture(scope="module")
 def large_graph(tmp_path_factory, embedder):
     from glm_dspy.graph import open_graph
-    from graphs.build import build_database
+    from glm_dspy.graphs.build import build_database
 
     assert len(FILLERS) + 3 > ACT_SCHEMA_RELATIONS
     folder = tmp_path_factory.mktemp("large")
@@ -98,7 +98,7 @@ def test_graphcot_and_counselors_plan_see_the_questions_relations_not_the_whole_
     import dspy
     from dspy.utils import DummyLM
 
-    from glm_dspy.function_docs import PROMPT_RELATIONS, relations_for
+    from glm_dspy.prompts.function_docs import PROMPT_RELATIONS, relations_for
     from glm_dspy.modules.counselor import GraphCounselor
     from glm_dspy.modules.glm import GLM
     from glm_dspy.modules.graphcot import GraphCoT

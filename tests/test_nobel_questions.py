@@ -4,9 +4,9 @@ from collections import Counter
 
 import pytest
 
-from graphs.nobel_questions import QUESTIONS_FILE, compute_questions, load_fresh_database
-from graphs.questions import TIERS, read_questions
-from graphs.synthetic_questions import answer_from_rows
+from glm_dspy.graphs.nobel_questions import QUESTIONS_FILE, compute_questions, load_fresh_database
+from glm_dspy.graphs.questions import TIERS, read_questions
+from glm_dspy.graphs.synthetic_questions import answer_from_rows
 
 
 @pytest.fixture(scope="module")
@@ -16,7 +16,7 @@ def questions():
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    from graphs.store import GraphStore
+    from glm_dspy.graphs.store import GraphStore
 
     return GraphStore.open(load_fresh_database(tmp_path_factory.mktemp("nobel_questions") / "db"))
 
@@ -31,7 +31,7 @@ def test_shipped_questions_cover_every_tier(questions):
 def test_every_answer_is_rederived_by_its_cypher(questions, store):
     wrong = [(q.qid, q.answer, answer) for q in questions
              if (answer := answer_from_rows(store.query(q.cypher))) != q.answer]
-    assert not wrong, f"stale answers (rebuild with `python -m graphs.nobel_questions`): {wrong}"
+    assert not wrong, f"stale answers (rebuild with `python -m glm_dspy.graphs.nobel_questions`): {wrong}"
 
 
 def test_shipped_file_is_what_the_builder_writes(questions, store):

@@ -6,19 +6,19 @@ from pathlib import Path
 
 import pytest
 
-from graphs.nobel_families import Family
-from graphs.nobel_questions import load_fresh_database
-from graphs.nobel_templates import (DEMO_NAMES, SAMPLE_FILE, SPLIT_FILES, _instances, entity_split, make_split,
-                                    unique_names)
-from graphs.questions import TIERS, read_questions
+from glm_dspy.graphs.nobel_families import Family
+from glm_dspy.graphs.nobel_questions import load_fresh_database
+from glm_dspy.graphs.nobel_templates import (DEMO_NAMES, SAMPLE_FILE, SPLIT_FILES, _instances, entity_split, make_split,
+                                             unique_names)
+from glm_dspy.graphs.questions import TIERS, read_questions
 
-FEWSHOT = Path(__file__).resolve().parent.parent / "glm_dspy" / "fewshot.py"
+FEWSHOT = Path(__file__).resolve().parent.parent / "glm_dspy" / "prompts" / "fewshot.py"
 ID_LITERAL = re.compile(r"\{id: '([^']*)'\}")
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    from graphs.store import GraphStore
+    from glm_dspy.graphs.store import GraphStore
 
     return GraphStore.open(load_fresh_database(tmp_path_factory.mktemp("nobel_templates") / "db"))
 
@@ -34,11 +34,11 @@ def named_ids(question) -> set[str]:
 
 def test_shipped_splits_are_what_the_families_generate(shipped, store):
     for split, questions in shipped.items():
-        assert make_split(store, split) == questions, f"stale {split} split: run `python -m graphs.nobel_templates`"
+        assert make_split(store, split) == questions, f"stale {split} split: run `python -m glm_dspy.graphs.nobel_templates`"
 
 
 def test_every_shipped_answer_is_rederived_by_its_cypher(shipped, store):
-    from graphs.synthetic_questions import answer_from_rows
+    from glm_dspy.graphs.synthetic_questions import answer_from_rows
 
     sample = shipped["dev"][::7] + shipped["train"][::13]
     assert [q.qid for q in sample if answer_from_rows(store.query(q.cypher)) != q.answer] == []

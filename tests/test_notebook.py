@@ -1,6 +1,6 @@
 """The notebook's blocks: what was asked, then what came back; vertex chunks verbatim."""
 
-from glm_dspy.notebook import Notebook, retrieval_block
+from glm_dspy.prompts.notebook import Notebook, retrieval_block
 
 CHUNK = "[Node:l27 {name:Niels Bohr, type:laureate}]\n[neighbours:(l6:student {name:X})]"
 

@@ -36,7 +36,7 @@ def free_port() -> int:
 @pytest.fixture(scope="module")
 def server_process(tmp_path_factory):
     """Stock vLLM's OpenAI server on a free port, asking for KEY, started (not yet up): (process, URL, log)."""
-    from glm_dspy.models import DEFAULT_MODEL, fetch_model
+    from glm_dspy.lm.models import DEFAULT_MODEL, fetch_model
 
     folder = fetch_model(DEFAULT_MODEL, progress=False)
     port, log = free_port(), tmp_path_factory.mktemp("openai-server") / "vllm.log"

@@ -1,4 +1,4 @@
-"""optimize.compile's control flow with DummyLM: bootstrapped demos join the hand-written ones,
+"""glm_dspy.optimize.compile's control flow with DummyLM: bootstrapped demos join the hand-written ones,
 and the saved program loads back."""
 
 import json
@@ -9,7 +9,7 @@ from dspy.utils import DummyLM
 
 from glm_dspy.modules.counselor import GraphCounselor
 from glm_dspy.modules.glm import GLM
-from optimize.compile import compile_glm
+from glm_dspy.optimize.compile import compile_glm
 
 P1_YEAR = 'print(NodeFeature(RetrieveNode("Notes on the Analytical Engine"), "year"))'
 
@@ -37,7 +37,7 @@ def test_eval_takes_a_compiled_program_and_leaves_out_its_training_questions(tin
 
     import pytest
 
-    from glm_dspy.evaluate import make_program, train_qids
+    from glm_dspy.evaluation.evaluate import make_program, train_qids
 
     program = GLM(tiny_graph, readings=False)
     program.act.predict.demos.append(dspy.Example(request="r", previous_code="", error="", code=P1_YEAR))
@@ -48,7 +48,7 @@ def test_eval_takes_a_compiled_program_and_leaves_out_its_training_questions(tin
     assert loaded.act.predict.demos[-1]["code"] == P1_YEAR
     assert len(make_program("glm", tiny_graph).act.predict.demos) == len(program.act.predict.demos) - 1
     assert train_qids(path) == {"nobel-01", "nobel-02"}
-    with pytest.raises(FileNotFoundError, match="optimize.compile"):
+    with pytest.raises(FileNotFoundError, match="glm_dspy.optimize.compile"):
         make_program("glm", tiny_graph, tmp_path / "missing.json")
 
 
@@ -57,11 +57,11 @@ def test_eval_takes_a_compiled_program_and_leaves_out_its_training_questions(tin
 import pytest
 from dspy import lm15
 
-from backends.vllm_priority.hints import Tier
+from glm_dspy.backends.vllm_priority.hints import Tier
 
-from optimize.compile import compile_program
-from optimize.optimizers import OPTIMIZERS, Budget
-from optimize.prompts import agent_messages
+from glm_dspy.optimize.compile import compile_program
+from glm_dspy.optimize.optimizers import OPTIMIZERS, Budget
+from glm_dspy.optimize.prompts import agent_messages
 
 QUESTION = "In which year was Notes on the Analytical Engine published?"
 # keyed by the field header only that agent's final message has (DummyLM answers the first key found)
@@ -134,7 +134,7 @@ class ScriptedEngine:
 
 @pytest.fixture
 def disk_cache(tmp_path):
-    from optimize.compile import configure_disk_cache
+    from glm_dspy.optimize.compile import configure_disk_cache
 
     saved = dspy.cache
     yield configure_disk_cache(tmp_path / "cache")
@@ -142,7 +142,7 @@ def disk_cache(tmp_path):
 
 
 def test_a_rerun_replays_every_call_from_the_disk_cache(tiny_graph, disk_cache):
-    from optimize.progress import CallCounter
+    from glm_dspy.optimize.progress import CallCounter
 
     engine = ScriptedEngine()
     lm = dspy.LM("openai/scripted", engine=engine, cache=True)
@@ -162,10 +162,10 @@ def test_a_rerun_replays_every_call_from_the_disk_cache(tiny_graph, disk_cache):
 
 
 def test_the_default_program_is_loaded_only_for_the_model_it_was_compiled_for(tiny_graph, tmp_path, monkeypatch):
-    import glm_dspy.programs
-    from glm_dspy.programs import default_program, write_metadata
+    import glm_dspy.compiled.programs
+    from glm_dspy.compiled.programs import default_program, write_metadata
 
-    monkeypatch.setattr(glm_dspy.programs, "COMPILED_DIR", tmp_path)
+    monkeypatch.setattr(glm_dspy.compiled.programs, "COMPILED_DIR", tmp_path)
     program = GLM(tiny_graph, readings=False, compiled=None)
     program.act.predict.demos.append(dspy.Example(request="r", previous_code="", error="", code=P1_YEAR))
     shipped = tmp_path / "glm-tiny-model.json"
@@ -190,16 +190,16 @@ def test_the_default_program_is_loaded_only_for_the_model_it_was_compiled_for(ti
 
 
 def test_glm_program_none_gives_the_hand_written_program_on_every_command(tmp_path, monkeypatch):
-    import glm_dspy.programs
+    import glm_dspy.compiled.programs
     from glm_dspy import cli
-    from glm_dspy.programs import DEFAULT, write_metadata
+    from glm_dspy.compiled.programs import DEFAULT, write_metadata
 
     for command in (["ask", "q", "--db", "d"], ["demo", "--db", "d"], ["eval", "--dataset", "nobel", "--db", "d"]):
         parser = cli.build_parser()
         assert parser.parse_args(command).glm_program == DEFAULT
         assert parser.parse_args([*command, "--glm-program", "none"]).glm_program is None
         assert parser.parse_args([*command, "--glm-program", "p.json"]).glm_program == Path("p.json")
-    monkeypatch.setattr(glm_dspy.programs, "COMPILED_DIR", tmp_path)
+    monkeypatch.setattr(glm_dspy.compiled.programs, "COMPILED_DIR", tmp_path)
     shipped = tmp_path / "glm-qwen2.5-coder-0.5b.json"
     shipped.write_text("{}")
     write_metadata(shipped, model="vllm/qwen2.5-coder-0.5b", dataset="nobel", optimizer="bootstrap", seed=0,
@@ -214,8 +214,8 @@ def test_glm_program_none_gives_the_hand_written_program_on_every_command(tmp_pa
 def test_the_compiled_prefix_is_byte_stable_across_calls_and_counts_its_demos(tiny_graph):
     """With the default model's real tokenizer (skipped where it was never fetched)."""
     from glm_dspy.lm import PromptRenderer
-    from glm_dspy.models import DEFAULT_MODEL, cache_root
-    from optimize.prompts import prefix_lengths
+    from glm_dspy.lm.models import DEFAULT_MODEL, cache_root
+    from glm_dspy.optimize.prompts import prefix_lengths
 
     folder = cache_root() / "models" / DEFAULT_MODEL / "hf"
     if not (folder / "tokenizer.json").exists():
@@ -241,7 +241,7 @@ def test_the_compile_reports_on_the_dev_sample_eval_asks():
     import argparse
 
     from glm_dspy.cli import build_parser, eval_questions
-    from optimize.compile import load_splits
+    from glm_dspy.optimize.compile import load_splits
 
     args = argparse.Namespace(questions=None, dataset="nobel", db=None, seed=3, dev=30, train=5,
                               exclude_families=None)
@@ -257,7 +257,7 @@ def test_the_compile_reports_on_the_dev_sample_eval_asks():
 def test_a_compile_logged_to_a_file_prints_a_progress_line_every_few_runs(tiny_graph, tmp_path):
     from rich.console import Console
 
-    from optimize.progress import LOG_EVERY, CallCounter
+    from glm_dspy.optimize.progress import LOG_EVERY, CallCounter
 
     log = tmp_path / "compile.log"
     with log.open("w") as stream:
@@ -276,7 +276,7 @@ def test_a_compile_logged_to_a_file_prints_a_progress_line_every_few_runs(tiny_g
 
 
 def on_two_graphs(graph):
-    from optimize.on_graphs import OnGraphs
+    from glm_dspy.optimize.on_graphs import OnGraphs
 
     return OnGraphs({"a": GLM(graph, readings=False, compiled=None), "b": GLM(graph, readings=False, compiled=None)})
 
@@ -308,14 +308,14 @@ def test_a_copy_of_the_program_shares_no_agent_with_the_original(tiny_graph):
 
 
 def test_programs_with_different_agents_cannot_share_them(tiny_graph, nobel_graph):
-    from optimize.on_graphs import OnGraphs
+    from glm_dspy.optimize.on_graphs import OnGraphs
 
     with pytest.raises(ValueError, match="different agents"):
         OnGraphs({"tiny": GLM(tiny_graph, readings=False, compiled=None), "nobel": GLM(nobel_graph, readings=False, compiled=None)})
 
 
 def test_a_compile_on_two_graphs_learns_one_set_of_demos_from_both(tiny_graph, tmp_path):
-    from optimize.compile import examples
+    from glm_dspy.optimize.compile import examples
 
     program = on_two_graphs(tiny_graph)
     questions = examples_of(2)
@@ -333,7 +333,7 @@ def test_a_compile_on_two_graphs_learns_one_set_of_demos_from_both(tiny_graph, t
 
 
 def examples_of(n):
-    from graphs.questions import Question
+    from glm_dspy.graphs.questions import Question
 
     return [Question(qid=f"q{i}", question=QUESTION, answer="1843", tier="single_hop")
             for i in range(n)]
@@ -342,7 +342,7 @@ def examples_of(n):
 def test_one_database_per_dataset_and_a_second_model_needs_a_server():
     import argparse
 
-    from optimize.compile import build_parser, graph_splits, make_proposer
+    from glm_dspy.optimize.compile import build_parser, graph_splits, make_proposer
 
     args = build_parser().parse_args(["--dataset", "nobel,pathquestion", "--db", "data/nobel", "--dev", "3",
                                       "--train", "4"])
@@ -376,7 +376,7 @@ def test_a_compiled_cypher_instruction_is_saved_and_reproduces_the_query_prompt(
 
 def test_the_compile_shows_a_training_question_no_example_about_itself(nobel_graph):
     """Its Cypher Act's bank is the train split; every candidate an optimizer copies keeps the rule."""
-    from optimize.compile import hold_out_own
+    from glm_dspy.optimize.compile import hold_out_own
 
     program = hold_out_own(GLM(nobel_graph, readings=False, compiled=None))
     assert program.cypher.hold_out_own and program.deepcopy().cypher.hold_out_own
@@ -390,8 +390,8 @@ def test_the_compile_trains_on_no_question_of_a_held_out_test(tmp_path):
     questions, so the compiled program can be measured on that test; a wrong file says which."""
     import argparse
 
-    from graphs.cypher_examples import family
-    from optimize.compile import load_splits
+    from glm_dspy.graphs.cypher_examples import family
+    from glm_dspy.optimize.compile import load_splits
 
     args = argparse.Namespace(questions=None, dataset="nobel", db=None, seed=3, dev=5, train=10_000,
                               exclude_families=None)
@@ -410,8 +410,8 @@ def test_the_shipped_program_is_the_default_of_its_model_and_its_demos_a_stable_
     """glm_dspy/compiled/glm-qwen2.5-coder-0.5b.json, compiled on questions of new shapes
     (docs/benchmarks.md), is what GLM loads for the default model, and for no other; its Cypher
     demo sits in the prompt's byte-stable prefix, before each question's own tables and examples."""
-    from glm_dspy.models import DEFAULT_MODEL
-    from glm_dspy.programs import COMPILED_DIR, default_program, read_metadata
+    from glm_dspy.lm.models import DEFAULT_MODEL
+    from glm_dspy.compiled.programs import COMPILED_DIR, default_program, read_metadata
 
     path = default_program(f"vllm/{DEFAULT_MODEL}")
     assert path == COMPILED_DIR / f"glm-{DEFAULT_MODEL}.json"
@@ -435,10 +435,10 @@ def test_the_shipped_program_loads_into_every_glm_arm(nobel_graph, tmp_path):
     """The shipped program is GLM's agents; `glm-dspy eval --programs counselor` (Graph Counselor
     around a GLM) loads it into its GLM, its own plan, judge and reflection hand-written, and so
     does the Python-Act arm. A file of another program's state is refused."""
-    from glm_dspy.evaluate import make_program
-    from glm_dspy.models import DEFAULT_MODEL
+    from glm_dspy.evaluation.evaluate import make_program
+    from glm_dspy.lm.models import DEFAULT_MODEL
     from glm_dspy.modules import Text2Cypher
-    from glm_dspy.programs import default_program
+    from glm_dspy.compiled.programs import default_program
 
     path = default_program(f"vllm/{DEFAULT_MODEL}")
     demo = json.loads(path.read_text())["cypher.generate"]["demos"][0]["question"]
@@ -465,8 +465,8 @@ def test_the_shipped_program_loads_into_every_glm_arm(nobel_graph, tmp_path):
 def test_each_eval_record_names_the_program_its_arm_loaded(tiny_graph, tmp_path):
     """Graph Counselor's arm is GLM too, so it loads the compiled program; its records say so (they
     said None, going by the arm's name), and a baseline's say none."""
-    from glm_dspy.evaluate import run_eval
-    from graphs.questions import Question
+    from glm_dspy.evaluation.evaluate import run_eval
+    from glm_dspy.graphs.questions import Question
 
     path = tmp_path / "glm.json"
     GLM(tiny_graph, readings=False, compiled=None).save(str(path))

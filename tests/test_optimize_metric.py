@@ -1,8 +1,8 @@
-"""optimize.metric: EM plus Classify's label and Act's first-try success, read off GLM's step log."""
+"""glm_dspy.optimize.metric: EM plus Classify's label and Act's first-try success, read off GLM's step log."""
 
 import dspy
 
-from optimize.metric import Signals, act_attempts, feedback_score, score, signals
+from glm_dspy.optimize.metric import Signals, act_attempts, feedback_score, score, signals
 
 GOOD = 'print(NodeFeature(RetrieveNode("Marie Curie"), "birth_date"))'
 BAD = 'print(NodeFeature(RetrieveNode("Marie Curie"), "born"))'
@@ -75,7 +75,7 @@ def test_feedback_names_what_the_agent_got_wrong():
     assert "Snippet" not in classify.feedback
 
 
-# Act in Cypher: steps that say their attempt and outcome (glm_dspy.steps.Step)
+# Act in Cypher: steps that say their attempt and outcome (glm_dspy.runs.steps.Step)
 QUERY = "MATCH (l:laureate {name: 'Marie Curie'}) RETURN l.birth_date"
 CYPHER_STEPS = [
     {"agent": "classify"},
@@ -88,7 +88,7 @@ CYPHER_STEPS = [
 
 
 def test_tries_that_say_their_outcome_are_read_as_eval_reads_them():
-    from glm_dspy.steps import act_first_tries
+    from glm_dspy.runs.steps import act_first_tries
 
     assert act_attempts(CYPHER_STEPS) == [[False, True], [True]]
     requests = act_attempts(CYPHER_STEPS)
@@ -97,7 +97,7 @@ def test_tries_that_say_their_outcome_are_read_as_eval_reads_them():
 
 
 def test_feedback_on_a_cypher_agent_shows_each_query_and_its_rows():
-    from optimize.metric import agent_of
+    from glm_dspy.optimize.metric import agent_of
 
     assert agent_of("program.cypher.generate") == "cypher" and agent_of("act.predict") == "act"
     assert agent_of("program.plan") == ""

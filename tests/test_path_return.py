@@ -2,8 +2,8 @@
 
 import pytest
 
-from graphs.cypher import gate_tree, parse, print_query
-from graphs.cypher.path_return import return_first_match, return_paths
+from glm_dspy.graphs.cypher import gate_tree, parse, print_query
+from glm_dspy.graphs.cypher.path_return import return_first_match, return_paths
 
 
 @pytest.mark.parametrize("query, rewritten, answers", [

@@ -10,7 +10,7 @@ from dspy import lm15
 
 from glm_dspy.lm.query import current_decoding_listener, decoding_listener
 from glm_dspy.modules.glm import GLM
-from glm_dspy.pipeline import Prefetcher, retrieve_literals
+from glm_dspy.retrieval.pipeline import Prefetcher, retrieve_literals
 from tests.test_lm import chat, request_for, tiny_model  # noqa: F401 - the session fixture
 
 SNIPPET = 'paper = RetrieveNode("Notes on the Analytical Engine")\nprint(NodeFeature(paper, "year"))'

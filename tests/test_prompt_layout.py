@@ -3,7 +3,7 @@
 import dspy
 from dspy.utils import DummyLM
 
-from glm_dspy.function_docs import FUNCTION_DOCS
+from glm_dspy.prompts.function_docs import FUNCTION_DOCS
 from glm_dspy.modules.glm import GLM
 
 

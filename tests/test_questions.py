@@ -1,10 +1,10 @@
-"""graphs.questions: the one Question type and its JSON Lines file, errors naming file and line."""
+"""glm_dspy.graphs.questions: the one Question type and its JSON Lines file, errors naming file and line."""
 
 import json
 
 import pytest
 
-from graphs.questions import Question, QuestionFormatError, read_questions, write_questions
+from glm_dspy.graphs.questions import Question, QuestionFormatError, read_questions, write_questions
 
 
 def test_round_trip_keeps_every_field_and_extra_keys(tmp_path):

@@ -9,7 +9,7 @@ import pytest
 from glm_dspy.modules.discriminate import LEVERS, Discriminate
 from glm_dspy.modules.person_types import person_types
 from glm_dspy.modules.question_facts import asks_person
-from glm_dspy.steps import StepLog
+from glm_dspy.runs.steps import StepLog
 
 
 @pytest.mark.parametrize("question, asks", [
@@ -38,7 +38,7 @@ def test_the_types_of_people_are_read_from_the_graphs_names(nobel_graph, movies_
 
 def test_a_graph_of_one_type_has_no_type_to_prefer(tmp_path, embedder):
     from glm_dspy.graph import open_graph
-    from graphs.build import build_database
+    from glm_dspy.graphs.build import build_database
 
     source = tmp_path / "people.tsv"
     source.write_text("Ada Lovelace\tmentor\tCharles Babbage\nAlan Turing\tmentor\tAlonzo Church\n", encoding="utf-8")

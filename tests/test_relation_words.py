@@ -12,7 +12,7 @@ from dspy.utils import DummyLM
 
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.modules.text2cypher import Text2Cypher
-from graphs.cypher.syntax import Literal, NodePattern
+from glm_dspy.graphs.cypher.syntax import Literal, NodePattern
 
 PEOPLE = ["ann", "bob", "cy", "dora", "eve", "finn"]
 TEMPLATES = [  # (question, relations of the chain from the named node)
@@ -80,7 +80,7 @@ def test_a_bank_whose_questions_do_not_spell_their_paths_turns_the_words_off():
 @pytest.fixture(scope="module")
 def family_program(tmp_path_factory, embedder):
     from glm_dspy.graph import open_graph
-    from graphs.build import build_database
+    from glm_dspy.graphs.build import build_database
 
     folder = tmp_path_factory.mktemp("family_words")
     (folder / "kb.tsv").write_text("isabella\tparents\tphilip\nphilip\tspouse\tjoan\nphilip\tgender\tmale\n"

@@ -4,8 +4,8 @@ import dspy
 import pytest
 from rich.console import Console
 
-from glm_dspy.report import backend_note, steps_table
-from glm_dspy.steps import UNEXPECTED_OUTPUT, Step
+from glm_dspy.cli.report import backend_note, steps_table
+from glm_dspy.runs.steps import UNEXPECTED_OUTPUT, Step
 
 
 def rendered(*steps: Step) -> str:

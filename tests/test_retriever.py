@@ -4,9 +4,9 @@ import time
 
 import pytest
 
-from glm_dspy.observation import Observation
-from glm_dspy.retriever import CallLimits, Retriever
-from graphs.deadline import DeadlinePassed, deadline
+from glm_dspy.retrieval.observation import Observation
+from glm_dspy.retrieval.retriever import CallLimits, Retriever
+from glm_dspy.graphs.deadline import DeadlinePassed, deadline
 
 
 def test_retrieve_node_finds_by_name(nobel_graph):
@@ -135,7 +135,7 @@ def test_the_embedder_encodes_from_many_threads_and_copies_are_itself():
     import copy
     from concurrent.futures import ThreadPoolExecutor
 
-    from graphs.node_index import SentenceTransformerEmbedder
+    from glm_dspy.graphs.node_index import SentenceTransformerEmbedder
 
     embedder = SentenceTransformerEmbedder()
     texts = [["a"], ["a much longer text of many words than the others", "b"], ["c d", "e f g h i j k"]] * 8

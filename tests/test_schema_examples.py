@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from graphs.schema_examples import plural, schema_examples, words
-from graphs.store import GraphStore
+from glm_dspy.graphs.schema_examples import plural, schema_examples, words
+from glm_dspy.graphs.store import GraphStore
 
 NAME = re.compile(r"\{(?:name|title): '((?:[^'\\]|\\.)*)'\}")
 
@@ -17,7 +17,7 @@ NAME = re.compile(r"\{(?:name|title): '((?:[^'\\]|\\.)*)'\}")
 @pytest.fixture(scope="module")
 def family_store(tmp_path_factory, embedder):
     """A triples graph with inverse relations, and two nodes both named "sam lee"."""
-    from graphs.build import build_database
+    from glm_dspy.graphs.build import build_database
 
     folder = tmp_path_factory.mktemp("family_schema")
     (folder / "kb.tsv").write_text(
@@ -63,7 +63,7 @@ def test_every_example_runs_returns_a_value_and_says_the_name_it_queries(tiny_db
 
 
 def test_a_relation_without_an_inverse_is_asked_from_its_target_too(tmp_path, embedder):
-    from graphs.build import build_database
+    from glm_dspy.graphs.build import build_database
 
     graph = {"author_nodes": {"a1": {"features": {"name": "Ada Lovelace"}, "neighbors": {"paper": ["p1"]}},
                               "a2": {"features": {"name": "Charles Babbage"}, "neighbors": {"paper": ["p1"]}}},
@@ -109,8 +109,8 @@ def test_a_graph_without_train_questions_is_built_with_examples_and_glm_acts_in_
     from glm_dspy import cli
     from glm_dspy.graph import open_graph
     from glm_dspy.modules.glm import GLM
-    from graphs.cypher_examples import FILE_NAME, main
-    from graphs.build import build_database
+    from glm_dspy.graphs.cypher_examples import FILE_NAME, main
+    from glm_dspy.graphs.build import build_database
 
     graph_file = str(Path(__file__).parent / "fixtures" / "grbench_tiny.json")
     build_database(f"grbench:{graph_file}", tmp_path / "db", embedder=embedder)

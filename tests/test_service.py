@@ -10,9 +10,9 @@ import threading
 import dspy
 import pytest
 
-from glm_dspy.journal import Journal
+from glm_dspy.runs.journal import Journal
 from glm_dspy.modules.glm import GLM
-from glm_dspy.service import MAX_QUESTION_CHARS, Service, create_app
+from glm_dspy.serving.service import MAX_QUESTION_CHARS, Service, create_app
 from tests.test_batch import CALLS_PER_QUESTION, DyingEngine, scripted_lm
 
 QUESTION = "In which year was Notes on the Analytical Engine published?"
@@ -49,7 +49,7 @@ def test_ask_answers_and_the_query_can_be_read_back_from_the_journal(client, ser
 
 def test_the_service_keeps_no_dspy_call_history(client, service):
     """The journal keeps every call; DSPy's history lists (10,000 entries globally, per LM and per
-    module) grew a long-running service's memory (bench.soak)."""
+    module) grew a long-running service's memory (glm_dspy.bench.soak)."""
     from dspy.clients.base_lm import GLOBAL_HISTORY
 
     before = len(GLOBAL_HISTORY)

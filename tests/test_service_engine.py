@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 
-from glm_dspy.journal import Journal
+from glm_dspy.runs.journal import Journal
 from tests.children import guarded
 from tests.test_lm import free_port, tiny_model  # noqa: F401 - the session fixture
 

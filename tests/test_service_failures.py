@@ -10,9 +10,9 @@ import dspy
 import pytest
 from fastapi.testclient import TestClient
 
-from glm_dspy.journal import Journal
+from glm_dspy.runs.journal import Journal
 from glm_dspy.modules.glm import GLM
-from glm_dspy.service import MAX_BODY_BYTES, Service, create_app
+from glm_dspy.serving.service import MAX_BODY_BYTES, Service, create_app
 from tests.test_batch import CALLS_PER_QUESTION, DyingEngine, scripted_lm
 from tests.test_service import QUESTION
 
@@ -84,7 +84,7 @@ def test_a_question_running_at_max_runs_stops_is_given_up_as_poison_not_replayed
     engine = DyingEngine()
     service = Service(GLM(tiny_graph, readings=False, compiled=None, samples=0), scripted_lm(engine), journal, max_runs=3)
     app = create_app(service)
-    with caplog.at_level(logging.WARNING, logger="glm_dspy.service"), TestClient(app):
+    with caplog.at_level(logging.WARNING, logger="glm_dspy.serving.service"), TestClient(app):
         assert app.state.given_up == [poison] and app.state.resumed == [cut_off]
     assert engine.num_calls == CALLS_PER_QUESTION  # the poison question asked nothing
     given_up, resumed = journal.state(poison), journal.state(cut_off)
@@ -113,7 +113,7 @@ def test_a_body_over_the_limit_gets_a_json_413_before_it_is_read(journal):
 def test_the_body_limit_reads_no_further_than_the_chunk_that_passes_it():
     import asyncio
 
-    from glm_dspy.service_limits import BodyLimit
+    from glm_dspy.serving.limits import BodyLimit
 
     num_read, sent = 0, []
 

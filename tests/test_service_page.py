@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from dspy.utils import DummyLM
 
-from glm_dspy.journal import Journal
+from glm_dspy.runs.journal import Journal
 from glm_dspy.modules.glm import GLM
-from glm_dspy.service import Service, create_app
+from glm_dspy.serving.service import Service, create_app
 from tests.test_service import parse_events
 
 QUESTION = "In which city was Marie Curie born?"

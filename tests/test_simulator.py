@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from backends.vllm_priority.hints import Tier
-from backends.vllm_priority.simulator import POLICIES, Request, _blocks_of, simulate, synthetic_glm_trace
+from glm_dspy.backends.vllm_priority.hints import Tier
+from glm_dspy.backends.vllm_priority.simulator import POLICIES, Request, _blocks_of, simulate, synthetic_glm_trace
 
 I, II, IV = Tier.PREFIX, Tier.NOTEBOOK, Tier.VARIABLE
 

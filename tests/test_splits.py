@@ -5,17 +5,17 @@ from collections import Counter
 
 import pytest
 
-from graphs.datasets import data_dir, load_questions
-from graphs.pathquestion import read_pathquestions
-from graphs.questions import TIERS, Question
-from graphs.splits import PATHQUESTION_DEV, choose_pathquestion_split, named_ids, split_file, synthetic_splits
+from glm_dspy.graphs.datasets import data_dir, load_questions
+from glm_dspy.graphs.pathquestion import read_pathquestions
+from glm_dspy.graphs.questions import TIERS, Question
+from glm_dspy.graphs.splits import PATHQUESTION_DEV, choose_pathquestion_split, named_ids, split_file, synthetic_splits
 
 
 @pytest.mark.parametrize("variant", ["pq", "pql"])
 def test_pathquestion_split_files_are_the_seeded_choice_and_disjoint(variant):
     questions = read_pathquestions(data_dir() / "pathquestion", variant)
     shipped = json.loads(split_file(f"pathquestion-{variant}").read_text())
-    assert shipped == choose_pathquestion_split(questions), "stale split: rewrite with `python -m graphs.splits`"
+    assert shipped == choose_pathquestion_split(questions), "stale split: rewrite with `python -m glm_dspy.graphs.splits`"
     dev = load_questions(f"pathquestion:{variant}", split="dev")
     train = load_questions(f"pathquestion:{variant}", split="train")
     assert len(dev) == PATHQUESTION_DEV and len(train) >= 900
@@ -51,7 +51,7 @@ def test_choose_pathquestion_split_is_a_seeded_shuffle_of_topic_entities():
 
 
 def test_synthetic_splits_cover_every_tier_and_share_no_question():
-    from graphs.synthetic import generate
+    from glm_dspy.graphs.synthetic import generate
 
     splits = synthetic_splits(generate(10_000, seed=0))  # the README's `glm-dspy build synthetic`
     dev, train = splits["dev"], splits["train"]
@@ -64,8 +64,8 @@ def test_synthetic_splits_cover_every_tier_and_share_no_question():
 
 
 def test_synthetic_build_writes_the_splits_and_eval_reads_them(tmp_path, monkeypatch):
-    import graphs.datasets as datasets
-    from graphs.questions import write_questions
+    import glm_dspy.graphs.datasets as datasets
+    from glm_dspy.graphs.questions import write_questions
 
     graph, name, stored = datasets.load_dataset("synthetic:3000")
     assert sorted(stored) == ["dev.jsonl", "questions.jsonl", "train.jsonl"]

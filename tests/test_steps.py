@@ -1,6 +1,6 @@
-"""glm_dspy/steps.py: what a StepLog tells its listener, and when."""
+"""glm_dspy/runs/steps.py: what a StepLog tells its listener, and when."""
 
-from glm_dspy.steps import Step, StepLog, listening
+from glm_dspy.runs.steps import Step, StepLog, listening
 
 
 def test_a_step_is_told_when_the_next_is_added_and_an_unsettled_one_holds_back_the_rest_until_settled():

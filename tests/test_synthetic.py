@@ -1,4 +1,4 @@
-"""graphs.synthetic / graphs.synthetic_questions: determinism, graph invariants, and every
+"""glm_dspy.graphs.synthetic / glm_dspy.graphs.synthetic_questions: determinism, graph invariants, and every
 question's answer re-derived by its own Cypher on the graph loaded into Kuzu."""
 
 import numpy as np
@@ -6,9 +6,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from graphs.questions import TIERS, Question, read_questions, write_questions
-from graphs.synthetic import FIRST_YEAR, LAST_YEAR, _rank_among_equals, generate
-from graphs.synthetic_questions import answer_from_rows, answer_text, make_questions
+from glm_dspy.graphs.questions import TIERS, Question, read_questions, write_questions
+from glm_dspy.graphs.synthetic import FIRST_YEAR, LAST_YEAR, _rank_among_equals, generate
+from glm_dspy.graphs.synthetic_questions import answer_from_rows, answer_text, make_questions
 
 FORWARD = {"author": "paper", "venue": "paper", "reference": "cited_by"}  # relation -> its reverse
 
@@ -83,8 +83,8 @@ def test_answer_rendering():
 
 
 def test_every_answer_equals_its_cypher_on_kuzu(graph, tmp_path):
-    from graphs.load import load_graph
-    from graphs.store import GraphStore
+    from glm_dspy.graphs.load import load_graph
+    from glm_dspy.graphs.store import GraphStore
 
     questions = make_questions(graph, num_per_tier=20, seed=0)
     assert [q.tier for q in questions] == [t for t in TIERS for _ in range(20)]
@@ -115,6 +115,6 @@ def test_too_small_or_too_many_questions_say_what_to_do():
 
 
 @pytest.mark.slow
-def test_one_million_nodes():  # how fast: python -m bench.graph (benchmarks measure, tests assert)
+def test_one_million_nodes():  # how fast: python -m glm_dspy.bench.graph (benchmarks measure, tests assert)
     graph = generate(1_000_000)
     assert graph.num_nodes == 1_000_000 and graph.num_edges >= 5_000_000

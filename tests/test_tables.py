@@ -1,4 +1,4 @@
-"""graphs.tables: a folder of node and edge tables (CSV, TSV, Parquet) builds a graph that Cypher and
+"""glm_dspy.graphs.tables: a folder of node and edge tables (CSV, TSV, Parquet) builds a graph that Cypher and
 the graph functions read; names are kept as written; errors name the file, line and column."""
 
 from pathlib import Path
@@ -7,15 +7,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from graphs.grbench import GraphFormatError
-from graphs.tables import tables_graph
+from glm_dspy.graphs.grbench import GraphFormatError
+from glm_dspy.graphs.tables import tables_graph
 
 MOVIES = Path(__file__).parent.parent / "examples" / "movies"
 
 
 @pytest.fixture(scope="module")
 def movies_db(tmp_path_factory, embedder) -> Path:
-    from graphs.build import build_database
+    from glm_dspy.graphs.build import build_database
 
     db = tmp_path_factory.mktemp("movies") / "db"
     report = build_database(f"csv:{MOVIES}", db, embedder=embedder)
@@ -24,7 +24,7 @@ def movies_db(tmp_path_factory, embedder) -> Path:
 
 
 def test_the_shipped_example_builds_and_answers_cypher(movies_db):
-    from graphs.store import GraphStore
+    from glm_dspy.graphs.store import GraphStore
 
     store = GraphStore.open(movies_db)
     assert store.schema.summary() == (
@@ -73,7 +73,7 @@ def test_unicode_names_kept_as_written_bom_dropped_semicolons_read(tmp_path):
 
 def test_unicode_names_build_and_are_queried_through_the_gate(tmp_path, embedder):
     from glm_dspy.graph import open_graph
-    from graphs.build import build_database
+    from glm_dspy.graphs.build import build_database
 
     folder = _folder(tmp_path / "src", {"nodes/人物.csv": "id,name\nz3,张三\nl4,李四\n",
                                         "nodes/Stadt.csv": "id,name\nb,Berlin\n",

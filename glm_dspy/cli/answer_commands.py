@@ -23,7 +23,7 @@ def cmd_ask(args) -> int:
     from glm_dspy.configuration import configure
     from glm_dspy.graph import open_graph
     from glm_dspy.modules.glm import GLM
-    from glm_dspy.report import print_prediction
+    from glm_dspy.cli.report import print_prediction
 
     with console.status("opening graph"):
         graph = open_graph(args.db)
@@ -125,7 +125,7 @@ def check_serve(args) -> None:
 
 
 def cmd_serve(args) -> int:
-    from glm_dspy.service import serve
+    from glm_dspy.serving.service import serve
 
     console.print(f"serving GLM over {args.db} on http://{args.host}:{args.port} (journal {args.journal}); "
                   "Ctrl-C stops")
@@ -135,7 +135,7 @@ def cmd_serve(args) -> int:
 
 
 def cmd_demo(args) -> int:
-    from glm_dspy.demo import run_demo
+    from glm_dspy.cli.demo import run_demo
 
     return run_demo(Path(args.db), console, retrieval_only=args.retrieval_only, model=args.model,
                     glm_program=args.glm_program)

@@ -1,4 +1,4 @@
-"""Commands that are another module's own command line: `glm-dspy compile ...` is `python -m optimize.compile ...`.
+"""Commands that are another module's own command line: `glm-dspy compile ...` is `python -m glm_dspy.optimize.compile ...`.
 
 Each module keeps its options in its own `build_parser(prog)` and runs as `main(argv, prog=...)`;
 `glm-dspy` passes every argument after the command's name through untouched (--help included),
@@ -44,16 +44,16 @@ class Delegated:
 
 
 DELEGATED = (
-    Delegated("compile", "optimize.compile",
+    Delegated("compile", "glm_dspy.optimize.compile",
               "compile GLM's agents with a DSPy optimizer; report dev EM before and after "
-              "(python -m optimize.compile)"),
-    Delegated("unseen-shapes", "graphs.unseen_shapes",
-              "write a held-out test of question shapes the example bank lacks (python -m graphs.unseen_shapes)"),
-    Delegated("examples", "graphs.cypher_examples",
-              "(re)write or check a database's Cypher example bank (python -m graphs.cypher_examples)"),
-    Delegated("vllm-server", "backends.vllm_priority.serve",
+              "(python -m glm_dspy.optimize.compile)"),
+    Delegated("unseen-shapes", "glm_dspy.graphs.unseen_shapes",
+              "write a held-out test of question shapes the example bank lacks (python -m glm_dspy.graphs.unseen_shapes)"),
+    Delegated("examples", "glm_dspy.graphs.cypher_examples",
+              "(re)write or check a database's Cypher example bank (python -m glm_dspy.graphs.cypher_examples)"),
+    Delegated("vllm-server", "glm_dspy.backends.vllm_priority.serve",
               "an OpenAI-compatible vLLM server with the tiered KV-cache policy (python -m "
-              "backends.vllm_priority.serve); --server URL of ask/batch/serve/eval talks to it"),
+              "glm_dspy.backends.vllm_priority.serve); --server URL of ask/batch/serve/eval talks to it"),
 )
 
 

@@ -36,7 +36,7 @@ def exit_code(error: BaseException) -> int:
     if isinstance(error, OSError):  # TimeoutError, ConnectionError, a full disk: RUNTIME
         return USAGE if error.errno in USAGE_ERRNOS else RUNTIME
     if isinstance(error, RuntimeError):
-        from graphs.store import GraphStoreError  # imported only on this path: kuzu is not cheap
+        from glm_dspy.graphs.store import GraphStoreError  # imported only on this path: kuzu is not cheap
 
         return USAGE if isinstance(error, GraphStoreError) else RUNTIME
     return RUNTIME

@@ -1,4 +1,4 @@
-"""`glm-dspy eval`: GLM and the baselines on the same questions, one table (glm_dspy/evaluate.py runs it)."""
+"""`glm-dspy eval`: GLM and the baselines on the same questions, one table (glm_dspy/evaluation/evaluate.py runs it)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from glm_dspy.arms import ARMS, parse_arms
+from glm_dspy.evaluation.arms import ARMS, parse_arms
 from glm_dspy.cli.server_options import add_server_options, server_options
 from glm_dspy.cli.checks import check_db, check_readable_file, check_writable_dir, positive_int
 from glm_dspy.cli.command import add_command
@@ -18,7 +18,7 @@ from glm_dspy.cli.eval_tables import eval_tables
 from glm_dspy.cli.glm_program import add_glm_program, check_glm_program
 
 if TYPE_CHECKING:
-    from graphs.questions import Question
+    from glm_dspy.graphs.questions import Question
 
 
 def lm_model_name(model: str | None) -> str:
@@ -26,7 +26,7 @@ def lm_model_name(model: str | None) -> str:
     import os
 
     from glm_dspy.lm.factory import _lm_name
-    from glm_dspy.models import DEFAULT_MODEL, MODELS, resolve_model
+    from glm_dspy.lm.models import DEFAULT_MODEL, MODELS, resolve_model
 
     name = model or os.environ.get("GLM_MODEL") or DEFAULT_MODEL
     return _lm_name(model, name if name in MODELS else resolve_model(name))
@@ -34,8 +34,8 @@ def lm_model_name(model: str | None) -> str:
 
 def resolve_glm_program(args) -> Path | None:
     """The compiled program `glm-dspy eval` runs for the glm arm: --glm-program PATH, none, or by
-    default the one shipped for --model (glm_dspy/programs.py)."""
-    from glm_dspy.programs import DEFAULT, default_program
+    default the one shipped for --model (glm_dspy/compiled/programs.py)."""
+    from glm_dspy.compiled.programs import DEFAULT, default_program
 
     if args.glm_program == DEFAULT:
         return default_program(lm_model_name(args.model))
@@ -45,9 +45,9 @@ def resolve_glm_program(args) -> Path | None:
 def eval_questions(args) -> list[Question]:
     """The questions `glm-dspy eval` asks: from --questions FILE or --dataset [--split], less a compiled
     program's training questions, shuffled by --seed if asked, the first --limit."""
-    from glm_dspy.evaluate import train_qids
-    from graphs.datasets import load_questions
-    from graphs.questions import read_questions
+    from glm_dspy.evaluation.evaluate import train_qids
+    from glm_dspy.graphs.datasets import load_questions
+    from glm_dspy.graphs.questions import read_questions
 
     if args.questions and args.split:
         raise ValueError(f"--split {args.split} names a split of a --dataset; {args.questions} is a question file "
@@ -74,7 +74,7 @@ def cmd_eval(args) -> int:
     from rich.progress import Progress
 
     from glm_dspy.configuration import configure
-    from glm_dspy.evaluate import headline, run_eval, summarize, write_charts
+    from glm_dspy.evaluation.evaluate import headline, run_eval, summarize, write_charts
     from glm_dspy.graph import open_graph
 
     arms = args.programs
@@ -106,7 +106,7 @@ def cmd_eval(args) -> int:
 
 
 def arm_list(text: str) -> list[str]:
-    """--programs: comma-separated arm names, each known (glm_dspy/arms.py)."""
+    """--programs: comma-separated arm names, each known (glm_dspy/evaluation/arms.py)."""
     try:
         return parse_arms(text)
     except ValueError as error:
@@ -116,7 +116,7 @@ def arm_list(text: str) -> list[str]:
 def check_eval(args) -> None:
     """Names, then files: all before a graph, an embedder or the engine is loaded."""
     if args.dataset is not None:
-        from graphs.datasets import find_dataset
+        from glm_dspy.graphs.datasets import find_dataset
 
         find_dataset(args.dataset)  # an unknown name is a ValueError listing the known ones
     if args.questions is not None:
@@ -134,7 +134,7 @@ def _judge(args, lm):
     one corrupted the heap, "free(): invalid next size"); by default the strongest fetched
     model where that is possible, else the model under test."""
     from glm_dspy.lm import make_lm
-    from glm_dspy.models import DEFAULT_MODEL, strongest_fetched_model
+    from glm_dspy.lm.models import DEFAULT_MODEL, strongest_fetched_model
 
     under_test = args.model or DEFAULT_MODEL
     if args.judge_server is not None:
@@ -153,7 +153,7 @@ def _judge(args, lm):
 def judge_conflict(args) -> str | None:
     """Why --judge-model cannot run as asked, or None: a judge other than the model under test,
     with neither on a server, would need a second in-process engine."""
-    from glm_dspy.models import DEFAULT_MODEL
+    from glm_dspy.lm.models import DEFAULT_MODEL
 
     under_test = args.model or DEFAULT_MODEL
     if args.judge_model is None or args.judge_server is not None or args.server is not None:

@@ -7,11 +7,11 @@ def eval_tables(rows: dict, title: str) -> list:
     """`glm-dspy eval`'s tables: one row per arm (EM with its 95% bootstrap interval, first-try
     Act share, costs: tokens (prompt + completion), calls and prompt tokens a question, prompt
     tokens per right answer, "-" when none is right), then EM per question kind (arm x kind,
-    "0.620 [0.540, 0.700] (n=100)"; kinds as glm_dspy/accuracy.py `em_by_kind` names and orders them)."""
+    "0.620 [0.540, 0.700] (n=100)"; kinds as glm_dspy/evaluation/accuracy.py `em_by_kind` names and orders them)."""
     from rich.table import Table
 
-    from glm_dspy.accuracy import in_kind_order, interval_cell
-    from glm_dspy.evaluate import judge_cell
+    from glm_dspy.evaluation.accuracy import in_kind_order, interval_cell
+    from glm_dspy.evaluation.evaluate import judge_cell
 
     table = Table(title=title)
     for column in ("arm", "EM [95% CI]", "1st-try", "ROUGE-L", "judge", "tokens/q", "calls/q", "prompt/q",

@@ -12,7 +12,7 @@ GLM_PROGRAM_HELP = ("a compiled GLM program (glm-dspy compile), or none for the 
 
 def glm_program_arg(value: str) -> Path | str | None:
     """--glm-program's value: none -> None (the hand-written program), default -> DEFAULT, else a path."""
-    from glm_dspy.programs import DEFAULT
+    from glm_dspy.compiled.programs import DEFAULT
 
     return None if value.lower() == "none" else DEFAULT if value == DEFAULT else Path(value)
 

@@ -14,8 +14,8 @@ from glm_dspy.cli.errors import UsageError
 def check_build(args) -> None:
     """The dataset's name, then the folder: a new one, or with --force an old one, beside which the
     database is built (graphs/load.py builds in a temporary folder next to it, then renames it)."""
-    from graphs.datasets import find_dataset
-    from graphs.name_choice import parse_name_properties
+    from glm_dspy.graphs.datasets import find_dataset
+    from glm_dspy.graphs.name_choice import parse_name_properties
 
     find_dataset(args.dataset)  # an unknown name is a ValueError listing the known ones
     parse_name_properties(args.name_property)  # TYPE=PROP, checked before anything loads
@@ -27,8 +27,8 @@ def check_build(args) -> None:
 
 
 def cmd_build(args) -> int:
-    from graphs.build import build_database
-    from graphs.name_choice import parse_name_properties
+    from glm_dspy.graphs.build import build_database
+    from glm_dspy.graphs.name_choice import parse_name_properties
 
     with console.status(f"building {args.dataset} into {args.db}"):
         report = build_database(args.dataset, args.db, overwrite=args.force, progress=True, seed=args.seed,
@@ -69,8 +69,8 @@ def cmd_query(args) -> int:
     with a header (or JSON Lines); a refused or failed query exits 1 with the reason."""
     import json
 
-    from graphs.cypher import CypherSyntaxError, QueryRefused
-    from graphs.store import GraphStore
+    from glm_dspy.graphs.cypher import CypherSyntaxError, QueryRefused
+    from glm_dspy.graphs.store import GraphStore
 
     cypher = sys.stdin.read() if args.cypher == "-" else args.cypher
     store = GraphStore.open(args.db, query_timeout_ms=max(1, round(args.timeout * 1000)))

@@ -1,4 +1,4 @@
-"""`glm-dspy model`: the registered local LLMs (glm_dspy/models.py): `list` them, `fetch` one."""
+"""`glm-dspy model`: the registered local LLMs (glm_dspy/lm/models.py): `list` them, `fetch` one."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from glm_dspy.cli.command import add_command
 
 def cmd_model_list(args) -> int:
     """One line per registered model: name, GGUF size, whether it is fetched (and where), the default marked."""
-    from glm_dspy.models import DEFAULT_MODEL, MODELS, cache_root, fetched_folder
+    from glm_dspy.lm.models import DEFAULT_MODEL, MODELS, cache_root, fetched_folder
 
     width = max(map(len, MODELS))
     print(f"{'model':<{width}}  {'size':>8}  fetched")
@@ -20,14 +20,14 @@ def cmd_model_list(args) -> int:
 
 
 def cmd_model_fetch(args) -> int:
-    from glm_dspy.models import fetch_model
+    from glm_dspy.lm.models import fetch_model
 
     print(fetch_model(args.name))
     return 0
 
 
 def add_model_commands(commands) -> None:
-    from glm_dspy.models import DEFAULT_MODEL, MODELS  # the registry only: importing it loads no model
+    from glm_dspy.lm.models import DEFAULT_MODEL, MODELS  # the registry only: importing it loads no model
 
     model = add_command(commands, "model", "list and fetch the local LLMs")
     model.set_defaults(run=lambda args: model.print_help() or 0)  # `glm-dspy model` alone: its help

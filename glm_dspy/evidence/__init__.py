@@ -16,7 +16,7 @@ from __future__ import annotations
 import subprocess
 from dataclasses import replace
 
-from graphs.cypher import CypherSyntaxError, QueryRefused, gate
+from glm_dspy.graphs.cypher import CypherSyntaxError, QueryRefused, gate
 
 from glm_dspy.evidence.cypher import cypher_evidence
 from glm_dspy.evidence.draw import draw_svg, evidence_text

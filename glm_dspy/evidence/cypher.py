@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from graphs.cypher import gate_tree, parse
-from graphs.cypher.path_return import return_first_match, return_paths
-from graphs.store import GraphStore
+from glm_dspy.graphs.cypher import gate_tree, parse
+from glm_dspy.graphs.cypher.path_return import return_first_match, return_paths
+from glm_dspy.graphs.store import GraphStore
 
 from glm_dspy.evidence.subgraph import MAX_NODES, Evidence, SubgraphBuilder
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from glm_dspy.evidence.cypher import answer_names
 from glm_dspy.evidence.subgraph import MAX_NODES, Evidence, SubgraphBuilder
-from graphs.literal import identifier
+from glm_dspy.graphs.literal import identifier
 
 MAX_CANDIDATE_IDS = 1000  # strings a snippet's calls named or returned that are checked for being node ids
 

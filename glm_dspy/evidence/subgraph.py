@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from graphs.schema import REL_PREFIX, GraphSchema
+from glm_dspy.graphs.schema import REL_PREFIX, GraphSchema
 
 MAX_NODES = 50  # a drawing holds at most this many nodes; what else was touched is counted, not drawn
 KINDS = ("cypher", "snippet", "none")

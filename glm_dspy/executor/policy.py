@@ -33,7 +33,7 @@ from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack
 from RestrictedPython.transformer import IOPERATOR_TO_STR, copy_locations
 
 from glm_dspy.executor.printer import PrintCollector
-from glm_dspy.observation import Observation
+from glm_dspy.retrieval.observation import Observation
 
 SNIPPET_FILENAME = "<snippet>"
 

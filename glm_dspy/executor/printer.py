@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from glm_dspy.observation import contains_observation
+from glm_dspy.retrieval.observation import contains_observation
 
 MAX_REMEMBERED_OBSERVATIONS = 64
 
@@ -24,7 +24,7 @@ class PrintCollector:
     """Collects everything one run prints. Invariant: `len(text()) <= max_chars`; the first
     write that would pass the limit stores what fits, sets `overflowed` and raises.
 
-    It also tells results from observations (glm_dspy/observation.py) by type, never by
+    It also tells results from observations (glm_dspy/retrieval/observation.py) by type, never by
     wording: a print call that writes non-blank text is an observation print when one of
     its objects is or holds an `Observation`, or when its text quotes one a graph function
     returned in this run (`remember_observation`; an f-string around an observation is a

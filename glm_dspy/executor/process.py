@@ -5,7 +5,7 @@ When `run` returns, the worker is either alive and idle, ready for the next snip
 (`is_alive` is False); it is never left in the middle of a snippet. Graph functions run here, in
 the parent, on the thread that called `run`; the worker only sees their JSON results. Their time
 counts against the snippet's deadline: no call starts after it, and each runs inside
-`graphs.deadline.deadline(...)`, so the database work of one call ends by it too.
+`glm_dspy.graphs.deadline.deadline(...)`, so the database work of one call ends by it too.
 """
 
 import json
@@ -23,7 +23,7 @@ from typing import Any
 
 from glm_dspy.executor.protocol import (MAX_MESSAGE_BYTES, MAX_REPLY_BYTES, decode, encode,
                                         observation_paths, restore_observations, to_json_default)
-from graphs.deadline import deadline as graph_deadline
+from glm_dspy.graphs.deadline import deadline as graph_deadline
 
 _PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the directory that holds glm_dspy/
 _KEPT_ENV = ("PATH", "LD_LIBRARY_PATH", "LANG", "LC_ALL")

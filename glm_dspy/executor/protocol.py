@@ -18,13 +18,13 @@ a "reply" line takes at most MAX_REPLY_BYTES. "observations" (left out when empt
 where the value held an `Observation`: each path is the list indices and dict keys from the
 value down to it ([] for the value itself), so the worker rebuilds the same types; a "call"
 lists the observations the snippet passed on the same way, so a graph function tells an
-earlier call's message from an id by type (glm_dspy/graph_arguments.py).
+earlier call's message from an id by type (glm_dspy/retrieval/arguments.py).
 """
 
 import json
 from typing import Any
 
-from glm_dspy.observation import MAX_NESTING, Observation
+from glm_dspy.retrieval.observation import MAX_NESTING, Observation
 
 MAX_JSON_DEPTH = MAX_NESTING
 MAX_MESSAGE_BYTES = 16 * 2**20  # one line; a graph call's arguments must fit

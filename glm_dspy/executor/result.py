@@ -19,7 +19,7 @@ class ExecResult:
     lists them in order as (function name, returned value; None where the function raised),
     values as the functions returned them (an `Observation` stays one).
     `is_observation_only`: the snippet printed something, and every print that wrote
-    non-blank text printed a graph function's `Observation` (glm_dspy/observation.py; the
+    non-blank text printed a graph function's `Observation` (glm_dspy/retrieval/observation.py; the
     rule is `PrintCollector`'s) — it got told its input was bad, and found nothing.
     """
 

@@ -30,7 +30,7 @@ from glm_dspy.executor.policy import (SAFE_EXCEPTIONS, SNIPPET_FILENAME, PrintCo
                                       SnippetCompileError, compile_snippet, make_globals)
 from glm_dspy.executor.protocol import (MAX_MESSAGE_BYTES, check_json_value, decode, encode,
                                         observation_paths, restore_observations)
-from glm_dspy.observation import observations_in
+from glm_dspy.retrieval.observation import observations_in
 
 MAX_MESSAGE_CHARS = 1000
 

@@ -13,7 +13,7 @@ counts are what the server's `usage` reports), and a grammar only where the serv
 vLLM (`describe_generic`, from a probe of its /version), which takes it as
 `extra_body={"structured_outputs": {"grammar": ...}}` (vLLM 0.32 chat_completion/protocol.py);
 elsewhere the reply is decoded free and parsed as usual. Every agent step records its backend kind
-and whether hints were sent (glm_dspy/steps.py `Step.backend`, `Step.hints_sent`).
+and whether hints were sent (glm_dspy/runs/steps.py `Step.backend`, `Step.hints_sent`).
 """
 
 from __future__ import annotations

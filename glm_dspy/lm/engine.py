@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass
 
 from dspy import lm15
 
-from backends.vllm_priority.hints import encode_hints
+from glm_dspy.backends.vllm_priority.hints import encode_hints
 from glm_dspy.lm.observe import report_call
 from glm_dspy.lm.query import current_decoding_listener, current_query_id, listen_for_finished_queries
 from glm_dspy.lm.render import PromptRenderer, RenderedPrompt

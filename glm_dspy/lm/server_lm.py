@@ -44,7 +44,7 @@ def server_lm(server: str, model: str | None, *, server_kind: str = "auto", api_
     if not info.is_vllm:
         raise ServerConnectionError(f"{info.base_url} is not a vLLM server (it does not answer GET /version as vLLM "
                                     "does); --server-kind glm needs one: start it with python -m "
-                                    "backends.vllm_priority.serve, or use --server-kind openai")
+                                    "glm_dspy.backends.vllm_priority.serve, or use --server-kind openai")
     folder = _local_folder(model)
     if folder is None:
         if server_kind == "glm":
@@ -78,7 +78,7 @@ def _glm_transport(info: ServerInfo, folder: str, api_key: str | None, timeout_s
 def _local_folder(model: str | None) -> str | None:
     """The local HF folder of `model` (a registered name already fetched, or a folder); None where
     it is not on disk (a served model's name, a hub id): nothing is downloaded."""
-    from glm_dspy.models import DEFAULT_MODEL, MANIFEST_NAME, MODELS, cache_root, fetch_model
+    from glm_dspy.lm.models import DEFAULT_MODEL, MANIFEST_NAME, MODELS, cache_root, fetch_model
 
     name = model or os.environ.get("GLM_MODEL") or DEFAULT_MODEL
     if name in MODELS:

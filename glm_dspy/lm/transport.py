@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
+from dspy import lm15
+
 
 def cause_of(error: BaseException | None, kind: type[BaseException] | tuple[type[BaseException], ...]):
     """The first exception of `kind` along `error`'s causes (itself, then what it was raised
@@ -23,6 +25,11 @@ def cause_of(error: BaseException | None, kind: type[BaseException] | tuple[type
         seen.add(id(error))
         error = error.__cause__ or error.__context__
     return None
+
+
+def timed_out(error: BaseException | None) -> bool:
+    """Whether `error` is, or was raised from, a timeout (DSPy raises its own errors `from` ours)."""
+    return cause_of(error, lm15.TimeoutError) is not None
 
 
 class EngineLostError(Exception):

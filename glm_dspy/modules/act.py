@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import dspy
 
-from glm_dspy.fewshot import ACT_DEMOS
+from glm_dspy.prompts.fewshot import ACT_DEMOS
 from glm_dspy.signatures import Act
 
 SIGNATURES_KEPT = 64  # Act signatures with a request's own context, the most recent

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import dspy
 
-from glm_dspy.adapter import GLMAdapter
+from glm_dspy.prompts.adapter import GLMAdapter
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.signatures import Answer, AnswerFromContext
-from glm_dspy.steps import RETRIEVAL_ERROR, UNEXPECTED_OUTPUT, StepLog
-from graphs.node_info import node_records, render_vertex_chunk
+from glm_dspy.runs.steps import RETRIEVAL_ERROR, UNEXPECTED_OUTPUT, StepLog
+from glm_dspy.graphs.node_info import node_records, render_vertex_chunk
 
 
 class _OneCall(dspy.Module):

@@ -20,7 +20,7 @@ than the model's context (a notebook or a compiled program's demos grown too lon
 the engine; the call is then recorded as "unexpected agent output" with that reason, like
 unparseable output, and the query ends instead of crashing.
 
-In a journaled run (glm_dspy/journal.py) a call the query already completed is replayed from
+In a journaled run (glm_dspy/runs/journal.py) a call the query already completed is replayed from
 the journal, with no LLM call, and a new one is journaled once it completes.
 """
 
@@ -35,21 +35,16 @@ import dspy
 from dspy import lm15
 from dspy.utils.exceptions import AdapterParseError
 
-from glm_dspy.journal import current_run
+from glm_dspy.runs.journal import current_run
 from glm_dspy.lm.backend import backend_of
 from glm_dspy.lm.observe import observe_calls
-from glm_dspy.lm.transport import cause_of
-from glm_dspy.steps import UNEXPECTED_OUTPUT, Step
+from glm_dspy.lm.transport import cause_of, timed_out
+from glm_dspy.runs.steps import UNEXPECTED_OUTPUT, Step
 
 RETRY_TEMPERATURE = 0.3
 TIMEOUT_BACKOFF_S = (1.0, 4.0)  # the wait before each new try of a timed-out call
 
 logger = logging.getLogger(__name__)
-
-
-def timed_out(error: BaseException | None) -> bool:
-    """Whether `error` is, or was raised from, a timeout (DSPy raises its own errors `from` ours)."""
-    return cause_of(error, lm15.TimeoutError) is not None
 
 
 def _context_length_error(error: BaseException | None) -> lm15.ContextLengthError | None:

@@ -2,7 +2,7 @@
 
 import dspy
 
-from glm_dspy.fewshot import CLASSIFY_DEMOS
+from glm_dspy.prompts.fewshot import CLASSIFY_DEMOS
 from glm_dspy.signatures import Classify
 
 

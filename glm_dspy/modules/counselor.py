@@ -23,14 +23,14 @@ import uuid
 
 import dspy
 
-from glm_dspy.function_docs import schema_summary
-from glm_dspy.journal import current_run
+from glm_dspy.prompts.function_docs import schema_summary
+from glm_dspy.runs.journal import current_run
 from glm_dspy.lm.query import query_context
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.glm import GLM, field_text
 from glm_dspy.signatures import Judge, Plan, Reflect
-from glm_dspy.steps import UNEXPECTED_OUTPUT, StepLog, listening
-from graphs.deadline import deadline, remaining_s
+from glm_dspy.runs.steps import UNEXPECTED_OUTPUT, StepLog, listening
+from glm_dspy.graphs.deadline import deadline, remaining_s
 
 DEFAULT_MAX_REFLECTIONS = 2  # the counselor arm's, as measured (docs/benchmarks.md)
 REFLECTION_PARTS = (("Recap", "recap"), ("Analysis", "analysis"), ("Refinement", "refinement"),

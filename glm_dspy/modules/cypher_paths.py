@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from graphs.cypher import CypherSyntaxError, QueryRefused, parse, print_pattern, print_query
-from graphs.cypher.shape import END  # the variable a prefix binds its last node to, where that node has none
-from graphs.cypher.shape import one_property
-from graphs.cypher.syntax import (Binary, Match, NodePattern, PatternPart, Projection, Property, Query, RelPattern, Return,
-                                  SingleQuery, Variable, walk)
+from glm_dspy.graphs.cypher import CypherSyntaxError, QueryRefused, parse, print_pattern, print_query
+from glm_dspy.graphs.cypher.shape import END  # the variable a prefix binds its last node to, where that node has none
+from glm_dspy.graphs.cypher.shape import one_property
+from glm_dspy.graphs.cypher.syntax import (Binary, Match, NodePattern, PatternPart, Projection, Property, Query,
+                                           RelPattern, Return, SingleQuery, Variable, walk)
 
 
 @dataclass(frozen=True, slots=True)

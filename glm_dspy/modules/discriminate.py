@@ -62,18 +62,18 @@ from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, 
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.modules.taught_words import mentions, taught_words
 from glm_dspy.signatures import ChooseReading
-from glm_dspy.steps import RETRIEVAL_ERROR, Step, StepLog, listening
-from graphs.cypher.anchors import DATE as VALUE_DATE
-from graphs.cypher.anchors import FUNCTION_WORDS, ValueIndex, folded, stem
-from graphs.cypher.candidates import (COUNT, Candidate, Start, inverse_relations, joined_candidates, paths_from,
+from glm_dspy.runs.steps import RETRIEVAL_ERROR, Step, StepLog, listening
+from glm_dspy.graphs.cypher.anchors import DATE as VALUE_DATE
+from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS, ValueIndex, folded, stem
+from glm_dspy.graphs.cypher.candidates import (COUNT, Candidate, Start, inverse_relations, joined_candidates, paths_from,
                                       readings_of, same_value_candidates)
-from graphs.cypher.absent import absent_readings
-from graphs.cypher.counted import counted_readings
-from graphs.cypher.compared import compared_of
-from graphs.cypher.loops import MAX_LOOP_HOPS, loops_of
-from graphs.cypher.ranked_candidates import ranked_readings
-from graphs.cypher.value_meets import MAX_MEET_HOPS, value_meet_readings
-from graphs.triples import INVERSE_PREFIX
+from glm_dspy.graphs.cypher.absent import absent_readings
+from glm_dspy.graphs.cypher.counted import counted_readings
+from glm_dspy.graphs.cypher.compared import compared_of
+from glm_dspy.graphs.cypher.loops import MAX_LOOP_HOPS, loops_of
+from glm_dspy.graphs.cypher.ranked_candidates import ranked_readings
+from glm_dspy.graphs.cypher.value_meets import MAX_MEET_HOPS, value_meet_readings
+from glm_dspy.graphs.triples import INVERSE_PREFIX
 
 DEFAULT_K = 8  # readings shown to the model
 PATHS = 24  # paths whose readings are ranked one by one

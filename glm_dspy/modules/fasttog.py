@@ -2,7 +2,7 @@
 
     start     the node that best matches the question (the RetrieveNode index, as Graph RAG), a
               one-node start community
-    a level   the communities next to the frontier (glm_dspy/communities.py: Louvain on the
+    a level   the communities next to the frontier (glm_dspy/retrieval/communities.py: Louvain on the
               neighbourhood, coarse pruning to the top `top_k` by modularity), fine-pruned by the
               LLM to `width` of them (PickCommunities, a "community" step; no call when there are
               no more than `width`); their triples join the facts, and AnswerFromCommunities says
@@ -19,11 +19,11 @@ import re
 
 import dspy
 
-from glm_dspy.adapter import GLMAdapter
-from glm_dspy.communities import Communities
+from glm_dspy.prompts.adapter import GLMAdapter
+from glm_dspy.retrieval.communities import Communities
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.signatures import AnswerFromCommunities, PickCommunities
-from glm_dspy.steps import RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
+from glm_dspy.runs.steps import RETRIEVAL_ERROR, STEP_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
 
 DEFAULT_WIDTH = 2
 DEFAULT_DEPTH = 2

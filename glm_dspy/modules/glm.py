@@ -16,7 +16,7 @@ question, the same EM; 2342fa3, README at 79e412e).
 A snippet that fails (an error, nothing printed, only empty results such as "[]", only
 graph-function observations such as "no node with id ...", only node ids, whose chunks then go
 to the notebook, or only a name the request itself holds) is first repaired by GLM itself where
-the mistake is mechanical (glm_dspy/autofix.py: an undefined name close to a defined one, a
+the mistake is mechanical (glm_dspy/executor/autofix.py: an undefined name close to a defined one, a
 feature or neighbour type close to the graph's own, or one step further; no LLM call). If it still fails, Act writes `samples` more snippets for the same request at
 `SAMPLE_TEMPERATURE`, all in one batch on the engine, each is run, and the output most of them
 print is kept. Only the question itself is sampled so, not the requests Reason makes later
@@ -43,23 +43,23 @@ from concurrent.futures import ThreadPoolExecutor
 
 import dspy
 
-from glm_dspy.adapter import GLMAdapter
-from glm_dspy.autofix import autofix
-from glm_dspy.journal import current_run
-from glm_dspy.function_docs import LARGE_SCHEMA, PROMPT_RELATIONS, graph_context, is_large, relations_for
+from glm_dspy.prompts.adapter import GLMAdapter
+from glm_dspy.executor.autofix import autofix
+from glm_dspy.runs.journal import current_run
+from glm_dspy.prompts.function_docs import LARGE_SCHEMA, PROMPT_RELATIONS, graph_context, is_large, relations_for
 from glm_dspy.modules.act import ActAgent
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.classify import ClassifyAgent
 from glm_dspy.modules.reason import ReasonAgent
 from glm_dspy.modules.text2cypher.answer_type import ASKS, NODE, kind_problem
-from glm_dspy.notebook import Notebook
-from glm_dspy.observation import Observation, is_empty_output, printed_values
-from glm_dspy.pipeline import Prefetcher, prefetch_pool
+from glm_dspy.prompts.notebook import Notebook
+from glm_dspy.retrieval.observation import Observation, is_empty_output, printed_values
+from glm_dspy.retrieval.pipeline import Prefetcher, prefetch_pool
 from glm_dspy.lm.query import current_query_id, decoding_listener, query_context
-from graphs.node_info import CHUNK_OPENING
-from glm_dspy.steps import (CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, TIME_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog,
+from glm_dspy.graphs.node_info import CHUNK_OPENING
+from glm_dspy.runs.steps import (CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, TIME_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog,
                             listening)
-from graphs.deadline import DeadlinePassed, deadline, remaining_s
+from glm_dspy.graphs.deadline import DeadlinePassed, deadline, remaining_s
 
 DEFAULT_QUESTION_TIMEOUT_S = 300.0  # one question, all its agent calls and graph work (the 0.5B on 2 CPUs: ~10-60 s)
 DEFAULT_MAX_STEPS = 10
@@ -68,7 +68,7 @@ DEFAULT_MAX_STEPS = 10
 DEFAULT_SAMPLES = 4
 SAMPLE_TEMPERATURE = 0.8
 # A schema with more relations than this shows Act (and Graph Counselor's plan) only the ACT_RELATIONS nearest each
-# request (PQL-2H's 726 Freebase relations made a 9k-token prompt; glm_dspy.function_docs.relations_for)
+# request (PQL-2H's 726 Freebase relations made a 9k-token prompt; glm_dspy.prompts.function_docs.relations_for)
 ACT_SCHEMA_RELATIONS = LARGE_SCHEMA
 ACT_RELATIONS = PROMPT_RELATIONS
 MAX_PRINTED_IDS = 20  # more printed items than this are not checked for being node ids (a query each)
@@ -88,7 +88,7 @@ class GLM(dspy.Module):
 
         compiled: "default", the program compiled for the configured LM's model (glm_dspy/compiled/
             glm-<model>.json, where its metadata names that model; else the hand-written one); None
-            or "none", the hand-written program; a path, that file (glm_dspy/programs.py).
+            or "none", the hand-written program; a path, that file (glm_dspy/compiled/programs.py).
             `self.program_path` says which file was loaded, if any.
         act: the language Act writes: "python", snippets over the graph functions (the paper's Act);
             "cypher", the Text2Cypher pipeline, a Python snippet where its query still fails;
@@ -102,7 +102,7 @@ class GLM(dspy.Module):
         question_timeout_s: one deadline over all of a question's agent calls and graph work.
         executor: the snippet executor (default: the graph's, 2 workers); one worker per concurrent
             question keeps them from waiting on each other.
-        pipelined: RetrieveNode lookups start while Act still decodes its snippet (glm_dspy/pipeline.py):
+        pipelined: RetrieveNode lookups start while Act still decodes its snippet (glm_dspy/retrieval/pipeline.py):
             for where retrieval costs as much as decoding; on a 2-core CPU it cost 9-18% p50
             latency (bench.pipeline, docs/benchmarks.md)."""
         super().__init__()
@@ -152,11 +152,11 @@ class GLM(dspy.Module):
         self.graph = graph
         self.executor = executor
         # ChatAdapter without the JSON fallback (the prompt layout must not change on a parse
-        # error) and with lenient bool fields (glm_dspy/adapter.py)
+        # error) and with lenient bool fields (glm_dspy/prompts/adapter.py)
         self.adapter = GLMAdapter()
         self.program_path = None
         if compiled is not None:
-            from glm_dspy.programs import resolve_program  # compiled programs ship under glm_dspy/compiled
+            from glm_dspy.compiled.programs import resolve_program  # compiled programs ship under glm_dspy/compiled
 
             lm = dspy.settings.lm
             self.program_path = resolve_program(compiled, getattr(lm, "model", None) if lm is not None else None)
@@ -201,7 +201,7 @@ class GLM(dspy.Module):
         the question needs none."""
         log = StepLog()
         notebook = Notebook()
-        run = current_run()  # a journaled batch names the query (glm_dspy/batch.py); so does a module around GLM
+        run = current_run()  # a journaled batch names the query (glm_dspy/runs/batch.py); so does a module around GLM
         query_id = run.query_id if run is not None else current_query_id() or uuid.uuid4().hex
         answer, category, kind = None, TIME_LIMIT, self.kind or "deterministic"
         with dspy.context(adapter=self.adapter), query_context(query_id), \
@@ -249,8 +249,8 @@ class GLM(dspy.Module):
         """Answer `questions`, `concurrency` at a time on one engine (vLLM batches their calls);
         with `journal` (a path) the batch survives a lost engine or a killed process: run it
         again on the same journal and each unfinished query resumes from its last completed
-        step, none answered twice (glm_dspy/batch.py)."""
-        from glm_dspy.batch import run_batch
+        step, none answered twice (glm_dspy/runs/batch.py)."""
+        from glm_dspy.runs.batch import run_batch
 
         return run_batch(self, questions, concurrency=concurrency, journal=journal, batch_id=batch_id,
                          on_done=on_done)
@@ -320,7 +320,7 @@ class GLM(dspy.Module):
     def _act(self, request: str, log: StepLog, sample: bool = False) -> tuple[str | None, str | None, str | None]:
         """Write and run a snippet for `request`.
 
-        A failing snippet is repaired by GLM itself (glm_dspy/autofix.py: mechanical mistakes, no
+        A failing snippet is repaired by GLM itself (glm_dspy/executor/autofix.py: mechanical mistakes, no
         LLM call, a "graph" step); with `sample` (the question itself, not a request Reason made)
         Act then writes `samples` more (`_sample`).
         Returns (output, error category, found): on failure `found` is the vertex chunks of the
@@ -365,7 +365,7 @@ class GLM(dspy.Module):
 
     def _call_act(self, request: str, config: dict | None = None) -> tuple[dspy.Prediction | None, Step]:
         """One Act call for `request`; pipelined, its snippet's RetrieveNode lookups start as its
-        lines are decoded and have finished when it returns (glm_dspy/pipeline.py); the step says
+        lines are decoded and have finished when it returns (glm_dspy/retrieval/pipeline.py); the step says
         how many and how much of their time was hidden under decoding."""
         # the Act signature's repair inputs stay empty (GLM asks Act for no repair), given as before:
         # the prompt, and a journal's keys for the call (a resumed batch replays it), are unchanged
@@ -483,11 +483,11 @@ class GLM(dspy.Module):
         return [] if names_itself else list(dict.fromkeys(items))
 
     def act_relations(self, request: str) -> list[str]:
-        """ACT_RELATIONS relations of the graph for `request` (glm_dspy.function_docs.relations_for)."""
+        """ACT_RELATIONS relations of the graph for `request` (glm_dspy.prompts.function_docs.relations_for)."""
         return relations_for(self.graph, request, ACT_RELATIONS)
 
     def _autofix(self, code: str, retrieved: list[str]) -> str | None:
-        """`code` repaired by glm_dspy/autofix.py, or None; `retrieved`: the ids its RetrieveNode
+        """`code` repaired by glm_dspy/executor/autofix.py, or None; `retrieved`: the ids its RetrieveNode
         calls returned, whose type (when they share one) says where a missing name is one step further."""
         if self.graph is None:
             return None

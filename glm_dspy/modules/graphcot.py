@@ -17,11 +17,11 @@ import re
 
 import dspy
 
-from glm_dspy.adapter import GLMAdapter
-from glm_dspy.function_docs import is_large, schema_summary
+from glm_dspy.prompts.adapter import GLMAdapter
+from glm_dspy.prompts.function_docs import is_large, schema_summary
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.signatures import GraphCoTStep
-from glm_dspy.steps import STEP_LIMIT, UNEXPECTED_OUTPUT, StepLog
+from glm_dspy.runs.steps import STEP_LIMIT, UNEXPECTED_OUTPUT, StepLog
 
 DEFAULT_MAX_STEPS = 10
 MAX_OBSERVATION_CHARS = 2000
@@ -67,7 +67,7 @@ DEMOS = [
 
 class CoTStep(dspy.Module):
     """One Graph-CoT step: its instructions end with the graph's schema, all of it, or on a large
-    schema (glm_dspy.function_docs) the question's relations, the way Act's do."""
+    schema (glm_dspy.prompts.function_docs) the question's relations, the way Act's do."""
 
     def __init__(self, graph, max_tokens: int):
         super().__init__()

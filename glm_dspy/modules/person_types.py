@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from graphs.literal import cypher_name
+from glm_dspy.graphs.literal import cypher_name
 
 PERSON = "a person"
 PERSON_LIKENESS = 0.2  # mean cosine of a type's sampled names and PERSON, at or above which it holds people

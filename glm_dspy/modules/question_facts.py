@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import re
 
-from graphs.cypher.anchors import DATE as VALUE_DATE
-from graphs.cypher.anchors import NUMBER as VALUE_NUMBER
-from graphs.cypher.anchors import TEXT as VALUE_TEXT
-from graphs.cypher.anchors import QuestionValues
+from glm_dspy.graphs.cypher.anchors import DATE as VALUE_DATE
+from glm_dspy.graphs.cypher.anchors import NUMBER as VALUE_NUMBER
+from glm_dspy.graphs.cypher.anchors import TEXT as VALUE_TEXT
+from glm_dspy.graphs.cypher.anchors import QuestionValues
 
 COUNT = "count"
 DATE = "date"

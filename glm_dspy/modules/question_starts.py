@@ -12,8 +12,9 @@ import functools
 import numpy as np
 
 from glm_dspy.modules.question_facts import coordinated, question_values
-from graphs.cypher.anchors import FUNCTION_WORDS, Anchor, Condition, ValueIndex, anchors, folded, starts_of, stem
-from graphs.cypher.candidates import Start
+from glm_dspy.graphs.cypher.anchors import (FUNCTION_WORDS, Anchor, Condition, ValueIndex, anchors, folded, starts_of,
+                                            stem)
+from glm_dspy.graphs.cypher.candidates import Start
 
 VALUE_LIKENESS = 0.6  # cosine of a question word and a category's value, to mean it ("woman" -> female 0.80)
 VALUE_MARGIN = 0.1  # ... and nearer to it than to the category's other values by this ("woman": male 0.49)

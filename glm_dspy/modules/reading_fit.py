@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections import Counter
 
 from glm_dspy.modules.question_facts import word_stem
-from graphs.cypher.anchors import stem
-from graphs.cypher.candidates import COUNT, Candidate, Start
+from glm_dspy.graphs.cypher.anchors import stem
+from glm_dspy.graphs.cypher.candidates import COUNT, Candidate, Start
 
 HOP_COST = 0.06  # of cosine, per hop: of two readings alike in meaning, the shorter first
 THING_BONUS = 0.15  # of cosine, to a reading that ends at the node type the question asks for by name

@@ -2,7 +2,7 @@
 
 import dspy
 
-from glm_dspy.fewshot import REASON_DEMOS
+from glm_dspy.prompts.fewshot import REASON_DEMOS
 from glm_dspy.signatures import Reason
 
 

@@ -34,8 +34,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from glm_dspy.modules.cypher_paths import Chain
-from graphs.cypher.syntax import Literal
-from graphs.schema import spells
+from glm_dspy.graphs.cypher.syntax import Literal
+from glm_dspy.graphs.schema import spells
 
 MIN_COUNT = 5  # questions a word must come in before it can be a relation word
 MIN_SHARE = 0.9  # of those, the share that must have its one relation
@@ -71,7 +71,7 @@ def start_name(path: Chain) -> str | None:
 
 
 def chain_relations(path: Chain) -> list[Relation]:
-    from graphs.schema import REL_PREFIX
+    from glm_dspy.graphs.schema import REL_PREFIX
 
     return [(hop.relation.removeprefix(REL_PREFIX), hop.outgoing) for hop in path.hops]
 
@@ -159,7 +159,7 @@ class RelationWords:
         """Each relation `word` spells or ends with (after an underscore), outgoing, the inverse
         relations of a triples graph last."""
         if word not in self._spelling:
-            from graphs.triples import INVERSE_PREFIX
+            from glm_dspy.graphs.triples import INVERSE_PREFIX
 
             if len(self._spelling) >= SPELLING_CACHE:
                 self._spelling.clear()

@@ -9,7 +9,7 @@ from collections import Counter
 
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.modules.text2cypher.examples import default_examples_path, read_examples
-from graphs.triples import INVERSE_PREFIX
+from glm_dspy.graphs.triples import INVERSE_PREFIX
 
 
 def taught_words(graph, words: RelationWords | None = None) -> dict[str, tuple[str, bool]]:
@@ -42,7 +42,7 @@ def mentions(question: str, taught: dict[str, tuple[str, bool]]) -> Counter:
 
 def _forwards(relation: str, outgoing: bool, relations) -> tuple[str, bool]:
     """A triples graph's `inv_r` taken forwards is `r` taken backwards: readings never take the
-    inverse (`graphs.cypher.candidates.inverse_relations`)."""
+    inverse (`glm_dspy.graphs.cypher.candidates.inverse_relations`)."""
     if relation.startswith(INVERSE_PREFIX) and relation[len(INVERSE_PREFIX):] in relations:
         return relation[len(INVERSE_PREFIX):], not outgoing
     return relation, outgoing

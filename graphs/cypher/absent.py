@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graphs.cypher.anchors import TEXT, ValueIndex
-from graphs.cypher.syntax import (Binary, FunctionCall, IsNull, Match, NodePattern, PatternPart, Projection, Property,
-                                  Query, Return, SingleQuery, Subquery, Unary, Variable)
+from glm_dspy.graphs.cypher.anchors import TEXT, ValueIndex
+from glm_dspy.graphs.cypher.syntax import (Binary, FunctionCall, IsNull, Match, NodePattern, PatternPart, Projection,
+                                           Property, Query, Return, SingleQuery, Subquery, Unary, Variable)
 
 END, START = "end", "start"
 MAX_ABSENT_HOPS = 3
@@ -72,7 +72,7 @@ def absent_readings(schema, index: ValueIndex, readings, count_asked: bool) -> l
     types it does not reach, and the values of each categorical feature of its end that no end
     it reaches holds; of a path from every node of a type, the nodes it leaves from nothing.
     Each returns those nodes' names (or the values), or how many they are where `count_asked`."""
-    from graphs.cypher.candidates import COUNT, Candidate
+    from glm_dspy.graphs.cypher.candidates import COUNT, Candidate
 
     paths = dict.fromkeys((c.start, c.hops) for c in readings
                           if c.join is None and c.same is None and c.order is None and c.group is None

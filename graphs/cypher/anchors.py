@@ -25,9 +25,9 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
-from graphs.cypher.printer import print_expression
-from graphs.literal import cypher_name
-from graphs.cypher.syntax import Binary, FunctionCall, ListLiteral, Literal, Property, Variable
+from glm_dspy.graphs.cypher.printer import print_expression
+from glm_dspy.graphs.literal import cypher_name
+from glm_dspy.graphs.cypher.syntax import Binary, FunctionCall, ListLiteral, Literal, Property, Variable
 
 CATEGORICAL = 64  # a text feature with at most this many distinct values is a category
 MAX_VALUE_WORDS = 6  # longer text values (motivations, abstracts) are not matched whole

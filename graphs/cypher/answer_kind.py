@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from graphs.cypher.shape import fresh_variable
-from graphs.cypher.syntax import (FunctionCall, NodePattern, Projection, Property, Query, Return, SingleQuery,
-                                  Variable, walk, written_labels)
-from graphs.cypher.transform import transform
-from graphs.schema import GraphSchema
+from glm_dspy.graphs.cypher.shape import fresh_variable
+from glm_dspy.graphs.cypher.syntax import (FunctionCall, NodePattern, Projection, Property, Query, Return, SingleQuery,
+                                           Variable, walk, written_labels)
+from glm_dspy.graphs.cypher.transform import transform
+from glm_dspy.graphs.schema import GraphSchema
 
 ASKED_VARIABLES = ("x", "y", "glm_asked")  # bound to the asked node where its pattern binds none
 

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graphs.cypher.anchors import Condition
-from graphs.cypher.printer import print_expression, print_pattern, print_query
-from graphs.cypher.ranked import Group, Key, Order
-from graphs.cypher.syntax import (Binary, FunctionCall, Literal, Match, NodePattern, PatternPart, Projection, Property,
-                                  Query, RelPattern, Return, SingleQuery, Variable)
-from graphs.literal import cypher_name, string_literal
-from graphs.schema import REL_PREFIX
-from graphs.triples import INVERSE_PREFIX
+from glm_dspy.graphs.cypher.anchors import Condition
+from glm_dspy.graphs.cypher.printer import print_expression, print_pattern, print_query
+from glm_dspy.graphs.cypher.ranked import Group, Key, Order
+from glm_dspy.graphs.cypher.syntax import (Binary, FunctionCall, Literal, Match, NodePattern, PatternPart, Projection,
+                                           Property, Query, RelPattern, Return, SingleQuery, Variable)
+from glm_dspy.graphs.literal import cypher_name, string_literal
+from glm_dspy.graphs.schema import REL_PREFIX
+from glm_dspy.graphs.triples import INVERSE_PREFIX
 
 MAX_HOPS = 3
 MAX_PATHS = 200

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graphs.cypher.loops import MAX_LOOP_HOPS
-from graphs.cypher.printer import print_query
-from graphs.cypher.syntax import (Binary, Cast, FunctionCall, Literal, Match, NodePattern, PatternPart, Projection,
+from glm_dspy.graphs.cypher.loops import MAX_LOOP_HOPS
+from glm_dspy.graphs.cypher.printer import print_query
+from glm_dspy.graphs.cypher.syntax import (Binary, Cast, FunctionCall, Literal, Match, NodePattern, PatternPart, Projection,
                                   Property, Query, RelPattern, Return, SingleQuery, Variable)
-from graphs.schema import REL_PREFIX
+from glm_dspy.graphs.schema import REL_PREFIX
 
 OPS = ("<", ">")
 MAX_COMPARED = 96  # pairs checked per node type and comparison
@@ -89,7 +89,7 @@ def compared_of(store, schema, type_name: str, op: str, inverses, timed) -> list
     node of it, the same feature of two things and the end's own value first, then the shortest,
     at most MAX_COMPARED checked. `timed(type, feature)`: "date",
     "year" or None."""
-    from graphs.cypher.candidates import Start, paths_from
+    from glm_dspy.graphs.cypher.candidates import Start, paths_from
 
     assert op in OPS, op
     paths = [()] + [p for p in paths_from(store, Start(type_name, (), type_name), max_hops=MAX_LOOP_HOPS,

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graphs.cypher.anchors import NUMBER, TEXT, ValueIndex
-from graphs.cypher.syntax import (Binary, FunctionCall, Literal, Match, Projection, Property, Query, Return,
-                                  SingleQuery, Variable, With)
+from glm_dspy.graphs.cypher.anchors import NUMBER, TEXT, ValueIndex
+from glm_dspy.graphs.cypher.syntax import (Binary, FunctionCall, Literal, Match, Projection, Property, Query, Return,
+                                           SingleQuery, Variable, With)
 
 BOUNDS = (">", ">=", "<", "<=", "=")
 KEY, SIZE = "glm_key", "glm_n"
@@ -65,7 +65,7 @@ def counted_readings(schema, index: ValueIndex, readings, bound: tuple[str, int]
     type before its end (but a named start) counted by its end nodes and by each of the end's
     categorical or year values, kept where the count meets `bound`; each returns the counted-by
     node's name, or how many such nodes there are where `count_asked`."""
-    from graphs.cypher.candidates import COUNT, Candidate
+    from glm_dspy.graphs.cypher.candidates import COUNT, Candidate
 
     op, n = bound
     paths = dict.fromkeys((c.start, c.hops) for c in readings

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from graphs.cypher.errors import CypherSyntaxError, QueryRefused
-from graphs.cypher.parser import parse
-from graphs.cypher.printer import print_query
-from graphs.cypher.syntax import Cast, FunctionCall, ListLiteral, Literal, Query, RelPattern, walk
+from glm_dspy.graphs.cypher.errors import CypherSyntaxError, QueryRefused
+from glm_dspy.graphs.cypher.parser import parse
+from glm_dspy.graphs.cypher.printer import print_query
+from glm_dspy.graphs.cypher.syntax import Cast, FunctionCall, ListLiteral, Literal, Query, RelPattern, walk
 
 MAX_HOPS = 10  # upper bound of a variable-length relationship; Kuzu's own default is 30
 MAX_RANGE = 10_000  # elements `range(a, b)` may make

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from graphs.cypher.syntax import Property, Query, Variable, written_labels
-from graphs.cypher.transform import transform
-from graphs.schema import GraphSchema, spells
+from glm_dspy.graphs.cypher.syntax import Property, Query, Variable, written_labels
+from glm_dspy.graphs.cypher.transform import transform
+from glm_dspy.graphs.schema import GraphSchema, spells
 
 
 def known_properties(tree: Query, schema: GraphSchema) -> Query:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from graphs.cypher.syntax import Query, RelPattern
-from graphs.cypher.transform import transform
-from graphs.schema import REL_PREFIX, GraphSchema, rel_table
+from glm_dspy.graphs.cypher.syntax import Query, RelPattern
+from glm_dspy.graphs.cypher.transform import transform
+from glm_dspy.graphs.schema import REL_PREFIX, GraphSchema, rel_table
 
 
 def known_relations(tree: Query, schema: GraphSchema, stand_in: Callable[[str], str | None]) -> Query:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graphs.cypher.errors import CypherSyntaxError
+from glm_dspy.graphs.cypher.errors import CypherSyntaxError
 
 # Kuzu's grammar (oC_Dash, oC_LeftArrowHead, oC_RightArrowHead) reads these as '-', '<', '>'
 DASHES = "\u00ad\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graphs.cypher.printer import print_query
-from graphs.cypher.syntax import (Binary, Match, NodePattern, PatternPart, Projection, Query, RelPattern, Return,
-                                  SingleQuery, Variable)
-from graphs.schema import REL_PREFIX
+from glm_dspy.graphs.cypher.printer import print_query
+from glm_dspy.graphs.cypher.syntax import (Binary, Match, NodePattern, PatternPart, Projection, Query, RelPattern,
+                                           Return, SingleQuery, Variable)
+from glm_dspy.graphs.schema import REL_PREFIX
 
 MAX_LOOP_HOPS = 2
 MAX_LOOPS = 24  # pairs checked per node type
@@ -29,7 +29,7 @@ MEET = "l"  # the node both paths reach
 class Loop:
     """Two different paths from a reading's end that reach one node (not the end itself)."""
 
-    first: tuple  # of graphs.cypher.candidates.Hop
+    first: tuple  # of glm_dspy.graphs.cypher.candidates.Hop
     second: tuple
 
     def __post_init__(self) -> None:
@@ -69,7 +69,7 @@ def loops_of(store, type_name: str, inverses, *, max_loops: int = MAX_LOOPS) -> 
     """The pairs of paths (at most MAX_LOOP_HOPS hops each, plain types) from nodes of
     `type_name` that reach one node for some node of it, shortest first, at most `max_loops`
     checked."""
-    from graphs.cypher.candidates import Start, paths_from
+    from glm_dspy.graphs.cypher.candidates import Start, paths_from
 
     paths = [p for p in paths_from(store, Start(type_name, (), type_name), max_hops=MAX_LOOP_HOPS, inverses=inverses)
              if p and not any(hop.also for hop in p)]

@@ -5,7 +5,7 @@ ids a template query matches by (`{id: '...'}`, `id_literals`).
 `link_names` is the pass: it hands the names, in the order the query writes them, to `relink`
 (the caller's: Text2Cypher holds them to the question's names and links each to the stored
 name it means) and writes back the names it gives. A value enters the query only as a tree
-`Literal`; the printer writes it (`graphs.literal.text_literal`).
+`Literal`; the printer writes it (`glm_dspy.graphs.literal.text_literal`).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from graphs.cypher.syntax import Binary, Literal, MapLiteral, NodePattern, Property, Query, RelPattern, walk
-from graphs.cypher.transform import transform
-from graphs.schema import GraphSchema
+from glm_dspy.graphs.cypher.syntax import Binary, Literal, MapLiteral, NodePattern, Property, Query, RelPattern, walk
+from glm_dspy.graphs.cypher.transform import transform
+from glm_dspy.graphs.schema import GraphSchema
 
 
 def name_literals(tree, schema: GraphSchema) -> list[str]:

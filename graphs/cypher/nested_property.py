@@ -8,9 +8,9 @@ RETURN DISTINCT glm_nested.name` is what it means.
 
 from __future__ import annotations
 
-from graphs.cypher.syntax import (Match, NodePattern, PatternPart, Projection, Property, Query, RelPattern, Return,
-                                  SingleQuery, Variable, written_labels)
-from graphs.schema import GraphSchema, rel_table
+from glm_dspy.graphs.cypher.syntax import (Match, NodePattern, PatternPart, Projection, Property, Query, RelPattern,
+                                           Return, SingleQuery, Variable, written_labels)
+from glm_dspy.graphs.schema import GraphSchema, rel_table
 
 NESTED = "glm_nested"  # the variable the node a nested property reaches is bound to
 

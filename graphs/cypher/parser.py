@@ -9,12 +9,12 @@ the parser's stack.
 
 from __future__ import annotations
 
-from graphs.cypher.errors import CypherSyntaxError, QueryRefused, refused_clause
-from graphs.cypher.lexer import Token, tokenize
-from graphs.cypher.syntax import (Binary, Case, Cast, FunctionCall, Index, IsNull, ListLiteral, Literal,
-                                  MapLiteral, Match, NodePattern, PatternPart, PatternPredicate, Projection,
-                                  Property, Quantifier, Query, RelPattern, Return, SingleQuery, Slice,
-                                  Subquery, Unary, Unwind, Variable, With)
+from glm_dspy.graphs.cypher.errors import CypherSyntaxError, QueryRefused, refused_clause
+from glm_dspy.graphs.cypher.lexer import Token, tokenize
+from glm_dspy.graphs.cypher.syntax import (Binary, Case, Cast, FunctionCall, Index, IsNull, ListLiteral, Literal,
+                                           MapLiteral, Match, NodePattern, PatternPart, PatternPredicate, Projection,
+                                           Property, Quantifier, Query, RelPattern, Return, SingleQuery, Slice,
+                                           Subquery, Unary, Unwind, Variable, With)
 
 MAX_DEPTH = 64
 # clauses and statements Kuzu has that a question may not run: refused by name

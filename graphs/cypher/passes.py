@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from graphs.cypher.plan import plan_of
-from graphs.cypher.syntax import Property, Query, Return, SingleQuery, Variable
-from graphs.cypher.typecheck import node_types
-from graphs.schema import GraphSchema
+from glm_dspy.graphs.cypher.plan import plan_of
+from glm_dspy.graphs.cypher.syntax import Property, Query, Return, SingleQuery, Variable
+from glm_dspy.graphs.cypher.typecheck import node_types
+from glm_dspy.graphs.schema import GraphSchema
 
 
 def return_node_names(tree: Query, schema: GraphSchema) -> Query:

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from graphs.cypher.plan import AGGREGATES, plan_of
-from graphs.cypher.syntax import (FunctionCall, Literal, Match, NodePattern, PatternPart, Projection, Query,
-                                  RelPattern, Return, SingleQuery, Variable, With, walk)
+from glm_dspy.graphs.cypher.plan import AGGREGATES, plan_of
+from glm_dspy.graphs.cypher.syntax import (FunctionCall, Literal, Match, NodePattern, PatternPart, Projection, Query,
+                                           RelPattern, Return, SingleQuery, Variable, With, walk)
 
 COLUMN_PREFIX = "ev_"
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from graphs.cypher.syntax import (Expression, FunctionCall, Match, NodePattern, PatternPart, PatternPredicate,
-                                  Projection, Property, Query, Return, Subquery, Variable, With, walk)
+from glm_dspy.graphs.cypher.syntax import (Expression, FunctionCall, Match, NodePattern, PatternPart, PatternPredicate,
+                                           Projection, Property, Query, Return, Subquery, Variable, With, walk)
 
 AGGREGATES = frozenset({"count", "sum", "avg", "min", "max", "collect"})
 

@@ -2,7 +2,7 @@
 that ever runs.
 
 Canonical: keywords in capitals, one space between tokens, names bare where they can be
-(`graphs.literal.cypher_name`), every string written by `graphs.literal.text_literal`, and
+(`glm_dspy.graphs.literal.cypher_name`), every string written by `glm_dspy.graphs.literal.text_literal`, and
 parentheses only where precedence needs them. So `print_query(parse(print_query(q)))` is
 `print_query(q)`, and no comment, second statement or odd lexeme of the input survives.
 """
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import math
 
-from graphs.cypher.syntax import (Binary, Case, Cast, FunctionCall, Index, IsNull, ListLiteral, Literal,
-                                  MapLiteral, Match, NodePattern, PatternPart, PatternPredicate, Projection,
-                                  Property, Quantifier, Query, RelPattern, Return, SingleQuery, Slice,
-                                  Subquery, Unary, Unwind, Variable, With)
-from graphs.literal import cypher_name, text_literal
+from glm_dspy.graphs.cypher.syntax import (Binary, Case, Cast, FunctionCall, Index, IsNull, ListLiteral, Literal,
+                                           MapLiteral, Match, NodePattern, PatternPart, PatternPredicate, Projection,
+                                           Property, Quantifier, Query, RelPattern, Return, SingleQuery, Slice,
+                                           Subquery, Unary, Unwind, Variable, With)
+from glm_dspy.graphs.literal import cypher_name, text_literal
 
 # binding strength, loosest first (Kuzu's grammar); atoms bind tightest
 _PRECEDENCE = {"OR": 1, "XOR": 2, "AND": 3, "NOT": 4, "=": 5, "<>": 5, "<": 5, "<=": 5, ">": 5, ">=": 5,

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graphs.cypher.syntax import (Binary, Case, Cast, FunctionCall, IsNull, Literal, Match, Projection, Property, Query,
-                                  Return, SingleQuery, Variable, With)
+from glm_dspy.graphs.cypher.syntax import (Binary, Case, Cast, FunctionCall, IsNull, Literal, Match, Projection,
+                                           Property, Query, Return, SingleQuery, Variable, With)
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")

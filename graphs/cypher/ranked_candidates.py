@@ -7,9 +7,9 @@ kinds), never from the question: the ranking of the readings picks among them.
 
 from __future__ import annotations
 
-from graphs.cypher.anchors import DATE, NUMBER, TEXT, ValueIndex
-from graphs.cypher.candidates import Candidate, Hop, Start
-from graphs.cypher.ranked import DECADE, MONTH, YEAR, Group, Key, Order
+from glm_dspy.graphs.cypher.anchors import DATE, NUMBER, TEXT, ValueIndex
+from glm_dspy.graphs.cypher.candidates import Candidate, Hop, Start
+from glm_dspy.graphs.cypher.ranked import DECADE, MONTH, YEAR, Group, Key, Order
 
 MAX_RANKED_HOPS = 2  # longer paths are not ranked: their keys multiply, and a question that ranks says its path
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from graphs.cypher.syntax import Literal, NodePattern, Query
-from graphs.cypher.transform import transform
-from graphs.schema import GraphSchema
+from glm_dspy.graphs.cypher.syntax import Literal, NodePattern, Query
+from glm_dspy.graphs.cypher.transform import transform
+from glm_dspy.graphs.schema import GraphSchema
 
 
 def relabel(tree: Query, schema: GraphSchema, named: Callable[[str], list[tuple[str, str]]]) -> Query:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from graphs.cypher.shape import final_return, fresh_variable, one_property, single_chain
-from graphs.cypher.syntax import Literal, Match, PatternPart, Property, Query, Return, SingleQuery, Variable
-from graphs.schema import REL_PREFIX, GraphSchema, spells
+from glm_dspy.graphs.cypher.shape import final_return, fresh_variable, one_property, single_chain
+from glm_dspy.graphs.cypher.syntax import Literal, Match, PatternPart, Property, Query, Return, SingleQuery, Variable
+from glm_dspy.graphs.schema import REL_PREFIX, GraphSchema, spells
 
 
 def return_end(tree: Query, schema: GraphSchema) -> Query:

@@ -8,7 +8,7 @@ a chain of directed hops, each along one relationship table, with nothing on the
 
 from __future__ import annotations
 
-from graphs.cypher.syntax import Match, PatternPart, Projection, Property, Query, Return, Variable, walk
+from glm_dspy.graphs.cypher.syntax import Match, PatternPart, Projection, Property, Query, Return, Variable, walk
 
 END = "glm_end"  # the variable a pass binds a chain's last node to, where that node has none
 FRESH = ("b", "x", END)  # the variables a pass binds a node to, the first the query does not use

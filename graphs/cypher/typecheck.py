@@ -14,8 +14,8 @@ names (`birth_city`); a query writes their tables (`rel_birth_city`, graphs/sche
 
 from __future__ import annotations
 
-from graphs.cypher.plan import Plan, PlanHop
-from graphs.schema import REL_PREFIX, GraphSchema
+from glm_dspy.graphs.cypher.plan import Plan, PlanHop
+from glm_dspy.graphs.schema import REL_PREFIX, GraphSchema
 
 
 def _key(name: str) -> str:

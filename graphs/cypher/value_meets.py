@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from graphs.cypher.candidates import COUNT, Candidate, Hop, Start, pattern_of, words_of
-from graphs.cypher.syntax import (Binary, Cast, FunctionCall, Literal, Match, Projection, Property, Query, Return,
-                                  SingleQuery, Variable, With)
+from glm_dspy.graphs.cypher.candidates import COUNT, Candidate, Hop, Start, pattern_of, words_of
+from glm_dspy.graphs.cypher.syntax import (Binary, Cast, FunctionCall, Literal, Match, Projection, Property, Query,
+                                           Return, SingleQuery, Variable, With)
 
 YEAR, SELF = "glm_year", "glm_self"
 MAX_MEET_HOPS = 1  # of each side: "the year X won" is X's prize; a longer path is rarely what a question means

@@ -77,8 +77,8 @@ count, the node type it asks about); no file here reads a query's text: it is pa
 
 from glm_dspy.modules.text2cypher.examples import ORDER_WEIGHT, default_examples_path, query_shape
 from glm_dspy.modules.text2cypher.facts import question_form, question_names
-from glm_dspy.modules.text2cypher.module import (
-    DEFAULT_K, DEFAULT_MAX_RELATIONS, DEFAULT_MAX_REPAIRS, DEFAULT_QUESTION_TIMEOUT_S, Text2Cypher)
+from glm_dspy.modules.text2cypher.module import (DEFAULT_K, DEFAULT_MAX_RELATIONS, DEFAULT_MAX_REPAIRS,
+                                                 DEFAULT_QUESTION_TIMEOUT_S, Text2Cypher)
 from glm_dspy.modules.text2cypher.names import ground_names, named_nodes
 from glm_dspy.modules.text2cypher.rows import MAX_ROWS, _value_text
 from glm_dspy.modules.text2cypher.validation import read_only_problem

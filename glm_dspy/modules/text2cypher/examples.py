@@ -10,8 +10,8 @@ import numpy as np
 
 from glm_dspy.modules.text2cypher.facts import _folded, question_form
 from glm_dspy.modules.text2cypher.names import named_nodes
-from graphs.cypher import CypherSyntaxError, QueryRefused, parse, print_query
-from graphs.cypher.name_literals import name_literals, without_strings
+from glm_dspy.graphs.cypher import CypherSyntaxError, QueryRefused, parse, print_query
+from glm_dspy.graphs.cypher.name_literals import name_literals, without_strings
 
 OWN_RELATION_BONUS = 1.0  # added to the cosine of a relation a named node has: those come first
 TIE_WEIGHT = 0.1  # of the whole question's similarity, next to its form's
@@ -22,7 +22,7 @@ ORDER_WEIGHT = 0.6  # of the forms' word-order likeness (difflib ratio), next to
 def default_examples_path(graph) -> Path | None:
     """The graph's example queries: its database's own file (glm-dspy build writes it from a train
     split), else the dataset's shipped one; None where neither exists (graphs/cypher_examples.py)."""
-    from graphs.cypher_examples import FILE_NAME, examples_path
+    from glm_dspy.graphs.cypher_examples import FILE_NAME, examples_path
 
     own = Path(graph.store.db_dir) / FILE_NAME
     if own.is_file():
@@ -39,7 +39,7 @@ def read_examples(path: Path) -> list[dict]:
     that is not one."""
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no Text2Cypher examples file (JSON Lines of "
-                                "{\"question\", \"cypher\"}; python -m graphs.cypher_examples)")
+                                "{\"question\", \"cypher\"}; python -m glm_dspy.graphs.cypher_examples)")
     found = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
@@ -97,8 +97,8 @@ class Examples:
         """The schema text for `question`: the relationship tables that leave the nodes it names
         (a path starts at one of them), then the ones nearest it in meaning, `max_relations` in
         all, in schema order; and the node tables they join."""
-        from graphs.literal import cypher_name
-        from graphs.schema import rel_table
+        from glm_dspy.graphs.literal import cypher_name
+        from glm_dspy.graphs.schema import rel_table
 
         schema = self.graph.schema
         relations = self._relations()

@@ -101,7 +101,7 @@ def asked_type(question: str, type_names) -> str | None:
     """The node type the question asks about: the first of `type_names` (the graph's) that the
     ASKED_WORDS words right after its "which", "what" or "how many" (ASKING) say, singular or
     plural ("Which Nobel *Prizes* ...", "How many *laureates* ..."); None where they say none."""
-    from graphs.schema_examples import plural, words
+    from glm_dspy.graphs.schema_examples import plural, words
 
     asking = ASKING.match(question)
     opening = [w.lower() for w in NAME_WORD.findall(question[asking.end():])[:ASKED_WORDS]] if asking else []

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import dspy
 
-from glm_dspy.adapter import GLMAdapter
+from glm_dspy.prompts.adapter import GLMAdapter
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.copyable_lock import CopyableLock
 from glm_dspy.modules.relation_words import RelationWords
@@ -27,8 +27,8 @@ from glm_dspy.modules.text2cypher.rows import MAX_ROWS, _rows_text, _value_text
 from glm_dspy.modules.text2cypher.validation import TYPE_PROBLEM, Validation, _canonical
 from glm_dspy.modules.text2cypher.walk import Walks
 from glm_dspy.signatures import AnswerFromRows, GenerateCypher
-from glm_dspy.steps import CODE_ERROR, RETRIEVAL_ERROR, TIME_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
-from graphs.deadline import DeadlinePassed, deadline, remaining_s
+from glm_dspy.runs.steps import CODE_ERROR, RETRIEVAL_ERROR, TIME_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog
+from glm_dspy.graphs.deadline import DeadlinePassed, deadline, remaining_s
 
 DEFAULT_K = 3
 DEFAULT_MAX_RELATIONS = 8
@@ -56,7 +56,7 @@ class Text2Cypher(Examples, Names, Rewrites, Paths, Walks, Validation, dspy.Modu
         an optimizer (optimize/compile.py) must see the program as a dev question does.
         `hold_out_family`: a question that is in the bank is shown no example of its own template
         family (the bank's "family"), as a question of a shape the bank does not hold would be
-        (graphs/unseen_shapes.py); `optimize.compile --new-shapes` trains on that.
+        (graphs/unseen_shapes.py); `glm_dspy.optimize.compile --new-shapes` trains on that.
         `spelled_paths`: rebuild a chain the question's relation words spell otherwise
         (`_spelled_path`), where the bank shows the graph's questions spell their paths.
         `question_timeout_s`: one deadline over all of a question's stages (`forward`)."""

@@ -1,6 +1,6 @@
 """Grounding the names a query holds to the question's names and to the graph's stored nodes.
 
-`ground_names` and `named_nodes` are functions (function_docs.py uses `named_nodes`); `Names`
+`ground_names` and `named_nodes` are functions (prompts/function_docs.py uses `named_nodes`); `Names`
 holds the lookups that need the graph."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 from collections.abc import Collection
 
 from glm_dspy.modules.text2cypher.facts import NAME_CONNECTORS, QUESTION_WORDS, _folded, _likeness, question_names
-from graphs.schema import spells
+from glm_dspy.graphs.schema import spells
 
 POSSESSOR_WORDS = 5  # the longest run of lower-case words before "'s" tried as a name
 SHARED_NAMES = 20  # a phrase this many stored names share, none of them equal to it, names a kind ("Nobel Prizes")

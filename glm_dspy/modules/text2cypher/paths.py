@@ -8,13 +8,13 @@ import re
 from glm_dspy.modules.cypher_paths import Chain
 from glm_dspy.modules.relation_words import chain_relations, start_name
 from glm_dspy.modules.text2cypher.facts import NAME_WORD, _word_stem
-from graphs.cypher import CypherSyntaxError, QueryRefused, parse, print_pattern, print_query
-from graphs.cypher.name_literals import name_literals
-from graphs.cypher.return_end import relation_as_property
-from graphs.cypher.shape import one_property
-from graphs.cypher.syntax import (Literal, Match, NodePattern, PatternPart, Projection, Property, Query, RelPattern,
-                                  Return, SingleQuery, Variable)
-from graphs.schema import spells
+from glm_dspy.graphs.cypher import CypherSyntaxError, QueryRefused, parse, print_pattern, print_query
+from glm_dspy.graphs.cypher.name_literals import name_literals
+from glm_dspy.graphs.cypher.return_end import relation_as_property
+from glm_dspy.graphs.cypher.shape import one_property
+from glm_dspy.graphs.cypher.syntax import (Literal, Match, NodePattern, PatternPart, Projection, Property, Query,
+                                           RelPattern, Return, SingleQuery, Variable)
+from glm_dspy.graphs.schema import spells
 
 MAX_SPELLED_HOPS = 3  # the longest chain rebuilt from the question's relation words
 MAX_SPELLED_READINGS = 12  # of a question whose words may stand for several relations, the chains run
@@ -33,7 +33,7 @@ class Paths:
         a word allows it) whose chain returns rows. "the faith of muhammad_al-mahdi 's parent ?"
         written `-[:rel_parents]->` answered with the parent; rebuilt `-[:rel_parents]->()-[:rel_religion]->`.
         Unchanged where the graph's bank does not show its questions spelling their paths."""
-        from graphs.schema import rel_table
+        from glm_dspy.graphs.schema import rel_table
 
         words = self.relation_words
         if words is None or not words.usable:
@@ -120,7 +120,7 @@ class Paths:
 
     def _leaving(self, start: NodePattern, hops: list[tuple[str, bool]]) -> set[str]:
         """The relations leaving the nodes the chain from node pattern `start` along `hops` reaches."""
-        from graphs.schema import REL_PREFIX, rel_table
+        from glm_dspy.graphs.schema import REL_PREFIX, rel_table
 
         rels = tuple(RelPattern(types=(rel_table(r),), direction="out" if out else "in") for r, out in hops)
         pattern = print_pattern(PatternPart((start, *[NodePattern()] * len(hops)), rels))
@@ -176,7 +176,7 @@ class Paths:
         of the mentors of Y?". Only where the graph's relation words are not usable: where they
         are, `_spelled_path` reads the whole path from them ("X 's dad 's parents" is two hops of
         `parents` said once)."""
-        from graphs.schema import REL_PREFIX
+        from glm_dspy.graphs.schema import REL_PREFIX
 
         if self.relation_words is not None and self.relation_words.usable:
             return cypher

@@ -8,16 +8,16 @@ from collections.abc import Callable
 
 from glm_dspy.modules.text2cypher.facts import ASKS_COUNT, COUNT_WORDS, asked_type
 from glm_dspy.modules.text2cypher.names import ground_names
-from graphs.cypher import CypherSyntaxError, QueryRefused, parse
-from graphs.cypher.answer_kind import Asked, answer_kind
-from graphs.cypher.known_property import known_properties
-from graphs.cypher.known_relation import known_relations
-from graphs.cypher.name_literals import link_names
-from graphs.cypher.nested_property import nested_property
-from graphs.cypher.passes import return_node_names
-from graphs.cypher.printer import print_query
-from graphs.cypher.relabel import relabel
-from graphs.cypher.return_end import return_end
+from glm_dspy.graphs.cypher import CypherSyntaxError, QueryRefused, parse
+from glm_dspy.graphs.cypher.answer_kind import Asked, answer_kind
+from glm_dspy.graphs.cypher.known_property import known_properties
+from glm_dspy.graphs.cypher.known_relation import known_relations
+from glm_dspy.graphs.cypher.name_literals import link_names
+from glm_dspy.graphs.cypher.nested_property import nested_property
+from glm_dspy.graphs.cypher.passes import return_node_names
+from glm_dspy.graphs.cypher.printer import print_query
+from glm_dspy.graphs.cypher.relabel import relabel
+from glm_dspy.graphs.cypher.return_end import return_end
 
 # how near in meaning (cosine of the RetrieveNode embedder) a relation the graph has must be to one
 # it does not, to stand in for it: "husband" -> spouse 0.87, "parent" -> parents 0.82; "other half"

@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 
 from glm_dspy.modules.text2cypher.facts import NUMBER, question_names
-from graphs.cypher import CypherSyntaxError, QueryRefused, gate
-from graphs.cypher.plan import plan_of
-from graphs.cypher.syntax import Literal, walk
-from graphs.cypher.typecheck import problems
-from graphs.deadline import DeadlinePassed
-from graphs.literal import text_literal
-from graphs.store import ReadResult
+from glm_dspy.graphs.cypher import CypherSyntaxError, QueryRefused, gate
+from glm_dspy.graphs.cypher.plan import plan_of
+from glm_dspy.graphs.cypher.syntax import Literal, walk
+from glm_dspy.graphs.cypher.typecheck import problems
+from glm_dspy.graphs.deadline import DeadlinePassed
+from glm_dspy.graphs.literal import text_literal
+from glm_dspy.graphs.store import ReadResult
 
 
 def read_only_problem(cypher: str) -> str | None:

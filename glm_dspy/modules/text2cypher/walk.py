@@ -10,7 +10,7 @@ import numpy as np
 
 from glm_dspy.modules.cypher_paths import Chain, Hop
 from glm_dspy.modules.text2cypher.rows import _rows_text
-from glm_dspy.steps import Step, StepLog
+from glm_dspy.runs.steps import Step, StepLog
 
 NO_ROWS = "the query returned no rows: check each name, each relationship table and its direction against the schema"
 UNBOUND = re.compile(r"Binder exception: Variable (\w+) is not in scope")
@@ -30,7 +30,7 @@ class Walks:
         father" written `-[:rel_spouse]->()-[:rel_parents]->` walked to `rel_parents` then
         `rel_inv_parents`, Isabella herself; now the father's `rel_spouse`. A table the graph does
         not have (`rel_darling`) leads nowhere too, and is walked the same way."""
-        from graphs.schema import REL_PREFIX, rel_table
+        from glm_dspy.graphs.schema import REL_PREFIX, rel_table
 
         path = Chain.read(cypher)
         if path is None or self.graph.retriever.node_index is None:
@@ -65,8 +65,8 @@ class Walks:
         """The relation that, taken as `hop` right after `previous`, goes straight back: in a graph
         of triples (graphs/triples.py) `inv_r` holds `r` backwards, so `-[:r]->` then `-[:inv_r]->`
         returns to the node the path came from. None in a graph without such pairs."""
-        from graphs.schema import REL_PREFIX
-        from graphs.triples import INVERSE_PREFIX
+        from glm_dspy.graphs.schema import REL_PREFIX
+        from glm_dspy.graphs.triples import INVERSE_PREFIX
 
         if previous.outgoing != hop.outgoing:
             return None
@@ -99,7 +99,7 @@ class Walks:
     def _nearest_relation(self, table: str, among: Collection[str] | None = None) -> tuple[str, float]:
         """(the graph's relation nearest relationship table `table` in meaning, its cosine), of
         the relations `among` where given; the relations' vectors are embedded once."""
-        from graphs.schema import REL_PREFIX
+        from glm_dspy.graphs.schema import REL_PREFIX
 
         relations = sorted(self.graph.schema.relations)
         if self._relation_name_vectors is None:

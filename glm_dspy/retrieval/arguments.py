@@ -1,6 +1,6 @@
 """How a graph function reads its arguments, and what it answers when they are not what it takes.
 
-Every graph function but RetrieveNode takes one id or a list of ids (glm_dspy/retriever.py).
+Every graph function but RetrieveNode takes one id or a list of ids (glm_dspy/retrieval/retriever.py).
 `read_ids` turns that argument into the items a function answers for, in order: each item is
 an id to look up (a str) or the `Observation` that stands in the result where that item's
 answer would be. An item is an observation when it is one already (an earlier call's message
@@ -19,8 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from glm_dspy.observation import Observation
-from graphs.node_info import CHUNK_OPENING
+from glm_dspy.retrieval.observation import Observation
+from glm_dspy.graphs.node_info import CHUNK_OPENING
 
 MAX_SHOWN_CHARS = 60  # of an argument quoted back in an observation
 MAX_NAMES_SHOWN = 24  # valid names listed in an observation; a larger schema's nearest ones (PQL: 726 relations)

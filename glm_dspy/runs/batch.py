@@ -2,7 +2,7 @@
 
 The questions run `concurrency` at a time from a thread pool over one program, so one engine
 batches their LLM requests and one graph store and executor serve their snippets. Each query
-runs under a `QueryRun` of the journal (glm_dspy/journal.py): every agent call it completes is
+runs under a `QueryRun` of the journal (glm_dspy/runs/journal.py): every agent call it completes is
 journaled, and its prediction when it finishes.
 
 Recovery: when a query fails because the engine is lost (an `EngineLostError` along the
@@ -32,9 +32,8 @@ from pathlib import Path
 
 import dspy
 
-from glm_dspy.journal import MAX_RUNS, Journal, QueryState, poison_error, running
-from glm_dspy.lm.transport import EngineLostError, cause_of
-from glm_dspy.modules.calls import timed_out
+from glm_dspy.runs.journal import MAX_RUNS, Journal, QueryState, poison_error, running
+from glm_dspy.lm.transport import EngineLostError, cause_of, timed_out
 
 DEFAULT_MAX_RECOVERIES = 3
 RECOVERY_BACKOFF_S = (0.0, 2.0, 8.0)  # wait before the n-th restart (a server may need time to come back)

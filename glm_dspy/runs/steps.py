@@ -16,7 +16,7 @@ CODE_ERROR = "code execution error"
 STEP_LIMIT = "step limit exceeded"
 TIME_LIMIT = "time limit exceeded"  # the question's deadline passed (ours; not in the paper's table)
 ERROR_CATEGORIES = (UNEXPECTED_OUTPUT, RETRIEVAL_ERROR, CODE_ERROR, STEP_LIMIT, TIME_LIMIT)  # GLM paper Table 5 + ours
-# The fields every arm's `dspy.Prediction` has (StepLog.prediction); glm_dspy.evaluate records them.
+# The fields every arm's `dspy.Prediction` has (StepLog.prediction); glm_dspy.evaluation.evaluate records them.
 PREDICTION_FIELDS = ("answer", "steps", "error_category", "num_calls", "prompt_tokens", "cached_tokens",
                      "completion_tokens")
 # GLM's agents; "graph": a snippet GLM ran itself (no LLM call); "answer": a baseline's one
@@ -53,9 +53,9 @@ class Step:
     # counts the samples), not a repair
     sampled: bool = False
     # the call was not made again: its outputs were replayed from the query's journal (a resumed
-    # query, glm_dspy/journal.py); its tokens are those of the run that made it
+    # query, glm_dspy/runs/journal.py); its tokens are those of the run that made it
     replayed: bool = False
-    # act only, pipelined (glm_dspy/pipeline.py): RetrieveNode lookups started while the snippet was
+    # act only, pipelined (glm_dspy/retrieval/pipeline.py): RetrieveNode lookups started while the snippet was
     # still being decoded, their time, and how much of it ran before decoding ended
     prefetched: int = 0
     prefetch_s: float = 0.0

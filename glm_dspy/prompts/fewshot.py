@@ -1,6 +1,6 @@
 """Hand-written few-shot demos for the three agents, fitting our graphs (Nobel, academic).
 
-They sit in each agent's stable prompt prefix; `python -m optimize.compile` may replace them
+They sit in each agent's stable prompt prefix; `python -m glm_dspy.optimize.compile` may replace them
 with bootstrapped ones. Node ids and chunks follow the real Nobel and synthetic graphs.
 """
 
@@ -36,7 +36,7 @@ REASON_DEMOS = [
         finished=False, answer="",
         missing_information="everything about Linus Pauling",
     ).with_inputs("notebook", "question"),
-    dspy.Example(  # a value labelled with its request (glm_dspy/notebook.py) is accepted as it is
+    dspy.Example(  # a value labelled with its request (glm_dspy/prompts/notebook.py) is accepted as it is
         notebook="When did Max Planck die? -> 1947-10-04",
         question="When did Max Planck die?",
         finished=True, answer="1947-10-04", missing_information="",

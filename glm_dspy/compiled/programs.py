@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-COMPILED_DIR = Path(__file__).parent / "compiled"
+COMPILED_DIR = Path(__file__).parent  # glm_dspy/compiled/, beside this module
 DEFAULT = "default"  # GLM(compiled=DEFAULT): the shipped program of the configured model, if any
 
 
@@ -63,6 +63,6 @@ def resolve_program(compiled: Path | str | None, model: str | None, compiled_dir
         return default_program(model, compiled_dir)
     path = Path(compiled)
     if not path.is_file():
-        raise FileNotFoundError(f"no compiled GLM program at {path} (make one with python -m optimize.compile, "
+        raise FileNotFoundError(f"no compiled GLM program at {path} (make one with python -m glm_dspy.optimize.compile, "
                                 "or pass none for the hand-written program)")
     return path

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from graphs.node_info import CHUNK_OPENING
+from glm_dspy.graphs.node_info import CHUNK_OPENING
 
 SEPARATOR = "\n\n"
 

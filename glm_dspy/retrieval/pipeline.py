@@ -3,7 +3,7 @@
 A `Prefetcher` is the decoding listener of one Act call (glm_dspy/lm/query.py): it reads the
 snippet as the engine decodes it and, as soon as a line is complete, starts every
 `RetrieveNode("<literal>")` on it in a worker thread. The lookup fills the retriever's shared
-LRU cache (glm_dspy/retriever.py), so when the finished snippet runs, its RetrieveNode finds the
+LRU cache (glm_dspy/retrieval/retriever.py), so when the finished snippet runs, its RetrieveNode finds the
 id there instead of searching again. Only string literals are prefetched: an argument computed
 at run time (a variable, an f-string) is looked up when the snippet runs, as without pipelining.
 

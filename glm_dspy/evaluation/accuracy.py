@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from graphs.questions import TIERS
+from glm_dspy.graphs.questions import TIERS
 
 NUM_RESAMPLES = 2000
 CONFIDENCE = 0.95

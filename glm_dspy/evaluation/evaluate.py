@@ -8,12 +8,12 @@ the question's tier and kind, Act requests and how many of them printed a real r
 try) goes to `<out>/results.jsonl` as soon as it is known, so an interrupted run resumes where it
 stopped: finished (question, arm) pairs are skipped (records written before `tier`, `kind` and the
 Act counts existed take the tier and kind from the question and are left out of the first-try
-share). Then one table (rows: arms; EM with its 95% bootstrap interval, glm_dspy/accuracy.py;
+share). Then one table (rows: arms; EM with its 95% bootstrap interval, glm_dspy/evaluation/accuracy.py;
 calls, prompt tokens a question and prompt tokens per right answer), EM per question kind (the
 tier, or where a question has none the kind its file gives it), PNG charts (tokens, calls,
 latency and accuracy per arm, after the paper's Figures 10, 11 and 14) and, last, one JSON line
 of the headline figures, GLM vs Graph-CoT on the same questions. The judge is GRBench's prompt
-(glm_dspy/metrics.py) sent to `--judge-model` (default: the model under test).
+(glm_dspy/evaluation/metrics.py) sent to `--judge-model` (default: the model under test).
 
 A record's `judge` is the verdict: true, false (an empty answer is false without asking), or
 null where no verdict exists (no judge LM, or a reply that is neither Yes nor No); the judge
@@ -34,13 +34,13 @@ from typing import Any
 
 import numpy as np
 
-from glm_dspy.accuracy import em_by_kind, em_interval
-from glm_dspy.arms import ARMS
+from glm_dspy.evaluation.accuracy import em_by_kind, em_interval
+from glm_dspy.evaluation.arms import ARMS
 from glm_dspy.lm.observe import observe_calls
 from glm_dspy.lm.transport import EngineLostError, cause_of
-from glm_dspy.metrics import JUDGE_SYSTEM, exact_match, judge_prompt, parse_judgement, rouge_l
-from glm_dspy.steps import act_first_tries
-from graphs.questions import Question
+from glm_dspy.evaluation.metrics import JUDGE_SYSTEM, exact_match, judge_prompt, parse_judgement, rouge_l
+from glm_dspy.runs.steps import act_first_tries
+from glm_dspy.graphs.questions import Question
 
 # an arm's own prediction fields kept in its records: FastToG's depth and communities read,
 # Graph Counselor's rounds, Text2Cypher's cache hit and per-stage seconds
@@ -49,8 +49,8 @@ TRACE_CHARS = 400  # per code/output/error field of a step in a record's trace
 
 
 def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrency: int = 1):
-    """The arm's program; `glm_program` is a compiled GLM (`python -m optimize.compile`) for the glm arms,
-    None the hand-written one (the CLI resolves its default, glm_dspy/programs.py).
+    """The arm's program; `glm_program` is a compiled GLM (`python -m glm_dspy.optimize.compile`) for the glm arms,
+    None the hand-written one (the CLI resolves its default, glm_dspy/compiled/programs.py).
 
     GLM's snippet executor gets one worker per concurrent question (at least GLM's own 2), so
     `concurrency` questions never wait on each other's snippets; workers start on first use."""
@@ -114,7 +114,7 @@ def question_kind(question: Question) -> str:
 
 
 def train_qids(glm_program: Path) -> set[str]:
-    """The training questions of a compiled program (optimize.compile saves them next to it)."""
+    """The training questions of a compiled program (glm_dspy.optimize.compile saves them next to it)."""
     path = Path(glm_program).with_suffix(".train.json")
     return set(json.loads(path.read_text())["train_qids"]) if path.exists() else set()
 
@@ -230,7 +230,7 @@ def busy_seconds(intervals: list[tuple[float, float]]) -> float:
 
 def summarize(records: list[dict[str, Any]], arms: list[str]) -> dict[str, dict[str, Any]]:
     """Per arm: EM with its 95% bootstrap interval (`em_lo`, `em_hi`) and per question kind
-    (`em_by_tier`: the tier, or the question's own kind, glm_dspy/accuracy.py `em_by_kind`),
+    (`em_by_tier`: the tier, or the question's own kind, glm_dspy/evaluation/accuracy.py `em_by_kind`),
     ROUGE-L, judge (the mean verdict over the `judged` questions that have one; None if none has),
     tokens (prompt + completion), `prompt_tokens` and `calls` per question, `num_right` (EM) and
     `prompt_tokens_per_right` (all its prompt tokens over `num_right`; None when none is right),

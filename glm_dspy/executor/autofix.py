@@ -36,7 +36,7 @@ from collections.abc import Callable, Collection, Iterable
 import numpy as np
 
 from glm_dspy.executor.policy import SAFE_BUILTINS
-from glm_dspy.graph_arguments import closest_name
+from glm_dspy.retrieval.arguments import closest_name
 
 GRAPH_FUNCTIONS = ("RetrieveNode", "NodeInfo", "NodeFeature", "NodeDegree", "NeighbourCheck")
 SNIPPET_NAMES = (*GRAPH_FUNCTIONS, "print", *SAFE_BUILTINS)  # what a snippet may call without defining it

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from graphs.literal import string_literal
-from graphs.schema import REL_PREFIX
+from glm_dspy.graphs.literal import string_literal
+from glm_dspy.graphs.schema import REL_PREFIX
 
 DEFAULT_HOPS = 2
 DEFAULT_MAX_NEIGHBOURS = 15

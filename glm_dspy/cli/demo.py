@@ -15,7 +15,7 @@ from rich.panel import Panel
 from rich.syntax import Syntax
 
 # The first is issue 3's acceptance question. The default 0.5B model answers all three
-# (docs/benchmarks.md); none of them mirrors a demo in glm_dspy/fewshot.py.
+# (docs/benchmarks.md); none of them mirrors a demo in glm_dspy/prompts/fewshot.py.
 QUESTIONS = [
     "In which year did Marie Curie receive the Nobel Prize in Physics?",
     "When was Marie Curie born?",
@@ -45,7 +45,7 @@ def run_demo(db_dir: Path, console: Console, *, retrieval_only: bool = False, mo
             return _retrieval(graph, console)
         from glm_dspy.configuration import configure
         from glm_dspy.modules.glm import GLM
-        from glm_dspy.report import print_prediction
+        from glm_dspy.cli.report import print_prediction
 
         with console.status("starting the local model on the in-process vLLM engine"):
             configure(model)

@@ -17,7 +17,7 @@ Endpoints (`create_app`):
                                           tokens, the prefix cache hit rate
   GET  /                               -> a page to ask a question and watch its steps arrive
 
-Every question is a journaled query (glm_dspy/journal.py) run by `answer_query` (glm_dspy/batch.py)
+Every question is a journaled query (glm_dspy/runs/journal.py) run by `answer_query` (glm_dspy/runs/batch.py)
 on a pool of `concurrency` worker threads over one program, one engine and one graph: vLLM
 batches the concurrent requests' calls; a lost or hung engine is restarted and the query
 resumed. When the service starts on a journal that has unfinished queries (it was killed), it
@@ -32,7 +32,7 @@ What the service guarantees:
   process stopped that many times is not resumed again but journaled `failed` as a poison
   question, and the start's log names it; so a question that kills the process cannot kill
   every start after it;
-* at most `concurrency` questions run and `max_queued` wait (glm_dspy/service_limits.py); the
+* at most `concurrency` questions run and `max_queued` wait (glm_dspy/serving/limits.py); the
   event loop never waits on the journal (SQLite runs in threads).
 """
 
@@ -53,10 +53,10 @@ from pathlib import Path
 import dspy
 from pydantic import BaseModel, Field, field_validator
 
-from glm_dspy.batch import DEFAULT_MAX_RECOVERIES, Recovery, answer_query, error_text
-from glm_dspy.journal import MAX_RUNS, Journal, poison_error
-from glm_dspy.service_limits import Admission, BodyLimit, Overloaded
-from glm_dspy.steps import Step, listening
+from glm_dspy.runs.batch import DEFAULT_MAX_RECOVERIES, Recovery, answer_query, error_text
+from glm_dspy.runs.journal import MAX_RUNS, Journal, poison_error
+from glm_dspy.serving.limits import Admission, BodyLimit, Overloaded
+from glm_dspy.runs.steps import Step, listening
 
 logger = logging.getLogger(__name__)
 
@@ -135,7 +135,7 @@ class Service:
         self._count_in_flight(+1)
         try:
             # no DSPy call history: the journal keeps every call, and DSPy's lists (10,000 entries
-            # globally, per LM and per module) only grew a long-running service's memory (bench.soak)
+            # globally, per LM and per module) only grew a long-running service's memory (glm_dspy.bench.soak)
             with dspy.context(lm=self.lm, disable_history=True), listening(on_step or (lambda step: None)):
                 prediction = answer_query(self.program, self.journal, query_id, question, self.recovery)
         except Exception as error:  # noqa: BLE001 - any error fails this question, not the service
@@ -376,7 +376,7 @@ def create_app(service: Service, *, resume: bool = True):
 
     @app.get("/", response_class=HTMLResponse)
     async def page():
-        return resources.files("glm_dspy").joinpath("page.html").read_text(encoding="utf-8")
+        return resources.files("glm_dspy.serving").joinpath("page.html").read_text(encoding="utf-8")
 
     return app
 

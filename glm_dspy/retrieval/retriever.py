@@ -12,8 +12,8 @@ position (NeighbourCheck: once). Contract, for every function:
 * one round trip to Kuzu per call (a node's table comes from the in-memory id index, and
   several ids go into one UNION ALL query, one branch per distinct id), none at all for
   RetrieveNode (FAISS);
-* bad input returns an `Observation` (glm_dspy/observation.py) that names the valid options
-  and the corrected call: an unknown id or an item that is no id (glm_dspy/graph_arguments.py)
+* bad input returns an `Observation` (glm_dspy/retrieval/observation.py) that names the valid options
+  and the corrected call: an unknown id or an item that is no id (glm_dspy/retrieval/arguments.py)
   is the observation at that item's place, the others are still answered; an unknown feature
   or neighbour type that no given node has is one observation for the whole call, with "did
   you mean" for a near name or a name of the other kind, and (for a list) how to count;
@@ -32,14 +32,14 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from glm_dspy.graph_arguments import (COUNTING, ID_SOURCES, MAX_NAMES_SHOWN, MAX_SHOWN_CHARS, closest_name,
-                                      name_problem, names_shown, read_ids, shown)
-from glm_dspy.observation import Observation
-from graphs.literal import InvalidId, identifier, string_literal
-from graphs.node_index import NodeIndex
-from graphs.schema import REL_PREFIX, rel_table
-from graphs.store import GraphStore
-from graphs.node_info import node_records, render_vertex_chunk
+from glm_dspy.retrieval.arguments import (COUNTING, ID_SOURCES, MAX_NAMES_SHOWN, MAX_SHOWN_CHARS, closest_name,
+                                          name_problem, names_shown, read_ids, shown)
+from glm_dspy.retrieval.observation import Observation
+from glm_dspy.graphs.literal import InvalidId, identifier, string_literal
+from glm_dspy.graphs.node_index import NodeIndex
+from glm_dspy.graphs.schema import REL_PREFIX, rel_table
+from glm_dspy.graphs.store import GraphStore
+from glm_dspy.graphs.node_info import node_records, render_vertex_chunk
 
 DEFAULT_NUM_NEIGHBOURS = 10
 MAX_PATH_HINTS = 3  # calls one "no such name" message suggests (Retriever._one_hop_further)

@@ -9,7 +9,7 @@ Graph Counselor's Plan, Graph-CoT) shows that (`schema_summary`).
 
 from collections.abc import Collection
 
-from graphs.schema import GraphSchema
+from glm_dspy.graphs.schema import GraphSchema
 
 LARGE_SCHEMA = 60  # more relations than this: a prompt shows a request's PROMPT_RELATIONS only
 PROMPT_RELATIONS = 24
