@@ -3,6 +3,7 @@
 Control flow only, on a scripted engine (DummyLM-style); the real-engine restart is in
 test_batch_engine.py."""
 
+import socket
 import sqlite3
 import threading
 
@@ -10,7 +11,7 @@ import dspy
 import pytest
 from dspy import lm15
 
-from glm_dspy.runs.batch import lost_engine
+from glm_dspy.lm.transport import engine_lost
 from glm_dspy.runs.journal import Journal, batch_id_of, running
 from glm_dspy.lm.inprocess import EngineDiedError
 from glm_dspy.modules.calls import call_agent
@@ -112,7 +113,7 @@ def test_a_batch_gives_up_after_its_restarts_and_keeps_what_finished(tiny_graph,
     with dspy.context(lm=scripted_lm(engine)):
         with pytest.raises(Exception) as raised:
             program.batch(QUESTIONS[:2], concurrency=1, journal=journal)
-        assert lost_engine(raised.value) is not None
+        assert engine_lost(raised.value) is not None
         assert engine.num_recoveries == 3  # DEFAULT_MAX_RECOVERIES
         with Journal(journal) as opened:
             # the engine's fault, not the question's: pending again, so no poison question next time
@@ -213,3 +214,24 @@ def test_a_call_that_keeps_timing_out_restarts_the_engine_in_a_batch(tiny_graph,
         engine.num_attempts = 0
         (prediction,) = program.batch(QUESTIONS[:1])
     assert prediction.answer == "1843" and prediction.resumed and engine.num_recoveries == 1
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_refused_connection_under_dspys_own_lm_stops_the_batch_and_fails_no_question(tiny_graph, tmp_path):
+    """Any server (not only ours) that refuses connections is a lost engine: the batch stops and
+    its questions stay pending for the next run, instead of each being journaled as failed."""
+    lm = dspy.LM("openai/any", api_base=f"http://127.0.0.1:{closed_port()}/v1", api_key="none",
+                 num_retries=0, cache=False)
+    program = GLM(tiny_graph, readings=False, compiled=None, samples=0)
+    journal = tmp_path / "batch.sqlite"
+    with dspy.context(lm=lm):
+        with pytest.raises(Exception) as raised:
+            program.batch(QUESTIONS[:2], concurrency=1, journal=journal)
+    assert isinstance(engine_lost(raised.value), ConnectionRefusedError)
+    with Journal(journal) as opened:
+        assert "failed" not in {s.status for s in opened.states()}

@@ -53,6 +53,19 @@ def test_a_failing_program_is_recorded_not_raised(tiny_graph, tmp_path):
     assert [r["judge"] for r in records] == [False, False] and judge.history == []  # empty: wrong, without asking
 
 
+def test_a_server_that_refuses_connections_stops_the_run_and_records_nothing(tiny_graph, tmp_path):
+    """A dead server is no question's fault: the run stops (to be resumed), instead of recording
+    every remaining question as an error."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    lm = dspy.LM("openai/any", api_base=f"http://127.0.0.1:{port}/v1", api_key="none", num_retries=0, cache=False)
+    with dspy.context(lm=lm), pytest.raises(RuntimeError, match="run the same command again"):
+        run_eval(QUESTIONS, ["base"], tiny_graph, tmp_path)
+    assert read_results(tmp_path / "results.jsonl") == []
+
+
 def test_judge_score_is_over_the_questions_with_a_verdict():
     records = [{"arm": "glm", "judge": verdict, "em": False, "rouge_l": 0.0, "latency_s": 1.0, "started_at": 0.0,
                 "finished_at": 1.0, "prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0, "calls": 1,

@@ -37,7 +37,7 @@ import numpy as np
 from glm_dspy.evaluation.accuracy import em_by_kind, em_interval
 from glm_dspy.evaluation.arms import ARMS
 from glm_dspy.lm.observe import observe_calls
-from glm_dspy.lm.transport import EngineLostError, cause_of
+from glm_dspy.lm.transport import engine_lost
 from glm_dspy.evaluation.metrics import JUDGE_SYSTEM, exact_match, judge_prompt, parse_judgement, rouge_l
 from glm_dspy.runs.steps import act_first_tries
 from glm_dspy.graphs.questions import Question
@@ -200,7 +200,7 @@ def run_eval(questions: list[Question], arms: list[str], graph, out_dir: Path, *
 
 def _is_engine_lost(error: BaseException | None) -> bool:
     """True if `error` or an exception it was raised from says the engine can answer no more calls."""
-    return cause_of(error, EngineLostError) is not None
+    return engine_lost(error) is not None
 
 
 JUDGE_MAX_TOKENS = 8  # one word (GRBench); a longer reply stops here by design, and is not warned about

@@ -38,6 +38,13 @@ class EngineLostError(Exception):
     it (`raise LMServerError(...) from error`), so look for it along `__cause__`."""
 
 
+def engine_lost(error: BaseException | None) -> BaseException | None:
+    """What says, along `error`'s causes, that no later call can succeed: our transports'
+    `EngineLostError`, or a refused connection under any other client (DSPy's own LM raises
+    LMTransportError from lm15's ConnectError from `ConnectionRefusedError`); else None."""
+    return cause_of(error, (EngineLostError, ConnectionRefusedError))
+
+
 @dataclass(frozen=True, slots=True)
 class GenerationParams:
     """Sampling parameters of one call. Greedy (temperature 0) unless the request says otherwise."""

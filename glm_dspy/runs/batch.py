@@ -5,13 +5,15 @@ batches their LLM requests and one graph store and executor serve their snippets
 runs under a `QueryRun` of the journal (glm_dspy/runs/journal.py): every agent call it completes is
 journaled, and its prediction when it finishes.
 
-Recovery: when a query fails because the engine is lost (an `EngineLostError` along the
-exception's causes: the in-process engine died, the server went away) or hung (a call still
+Recovery: when a query fails because the engine is lost (`engine_lost`: the in-process engine
+died, our server went away, any other server refuses connections) or hung (a call still
 timed out after call_agent's retries, glm_dspy/modules/calls.py), the engine's transport
 is restarted once (`VllmEngine.recover`; the first thread to see the loss restarts it, the
 others wait for it) and the query runs again from its journal, resuming at its first call
 not journaled. A batch gives up after `max_recoveries` restarts, with the error of the last
 loss; what finished stays in the journal, and running the batch again on it finishes the rest.
+An engine that is not ours (a `dspy.LM` of any provider) cannot be restarted: the batch stops at
+once and its unfinished questions stay pending, not failed.
 Any other error is the question's own: the query is journaled `failed` with the error, which
 is raised (running the batch again runs it again). A question found still `running` after
 MAX_RUNS runs (the process died during each) is a poison question: journaled failed and raised
@@ -33,15 +35,10 @@ from pathlib import Path
 import dspy
 
 from glm_dspy.runs.journal import MAX_RUNS, Journal, QueryState, poison_error, running
-from glm_dspy.lm.transport import EngineLostError, cause_of, timed_out
+from glm_dspy.lm.transport import engine_lost, timed_out
 
 DEFAULT_MAX_RECOVERIES = 3
 RECOVERY_BACKOFF_S = (0.0, 2.0, 8.0)  # wait before the n-th restart (a server may need time to come back)
-
-
-def lost_engine(error: BaseException) -> EngineLostError | None:
-    """The EngineLostError behind `error` (DSPy raises its own errors `from` ours), or None."""
-    return cause_of(error, EngineLostError)
 
 
 class Recovery:
@@ -103,7 +100,7 @@ def answer_query(program, journal: Journal, query_id: str, question: str, recove
             with running(journal.start(query_id)):
                 prediction = program(question=question)
         except Exception as error:  # noqa: BLE001 - only a lost or hung engine is retried
-            if lost_engine(error) is None and not timed_out(error):
+            if engine_lost(error) is None and not timed_out(error):
                 journal.fail(query_id, error_text(error))
                 raise
             try:
