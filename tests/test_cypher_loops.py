@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from glm_dspy.modules.discriminate import LEVERS, Discriminate
-from glm_dspy.modules.question_facts import refers_back
+from glm_dspy.modules.question_facts import equates, refers_back
 from glm_dspy.runs.steps import StepLog
 from glm_dspy.graphs.cypher import gate
 from glm_dspy.graphs.cypher.candidates import Hop, Start, inverse_relations, readings_of
@@ -59,12 +59,22 @@ def test_a_reference_back_is_read_from_the_words(question, refers):
     assert refers_back(question) is refers
 
 
+@pytest.mark.parametrize("question,same", [
+    ("Which authors publish with the same house as their editor?", True),
+    ("Who studied at the same school as his brother?", True),
+    ("Which films were released in the same year as Alien?", False),  # names its other end: no loop
+    ("Which laureates were working in their birth city?", False),  # a loop, but not one it demands
+])
+def test_sharing_with_its_own_is_read_from_the_words(question, same):
+    assert equates(question) is same
+
+
 def test_a_question_that_refers_back_reads_a_loop(nobel_graph):
-    question = "Which medicine laureates were born in the same city as their Nobel-winning mentor?"
+    question = "Which physics laureates worked at the same institution as their mentor?"
     expected = {r["n"] for r in nobel_graph.store.query(
         "MATCH (p:prize)-[:rel_laureate]->(l:laureate)-[:rel_mentor]->(m:laureate), "
-        "(l)-[:rel_birth_city]->(c:city)<-[:rel_birth_city]-(m) "
-        "WHERE p.category = 'Physiology or Medicine' AND l <> m RETURN l.name AS n")}
+        "(l)-[:rel_institution]->(i:institution)<-[:rel_institution]-(m) "
+        "WHERE p.category = 'Physics' AND l <> m RETURN l.name AS n")}
     found = Discriminate(nobel_graph).answer(question, StepLog())
     assert found is not None and set(found[0].split(", ")) == expected
     off = Discriminate(nobel_graph, levers=LEVERS - {"loops"}).answer(question, StepLog())

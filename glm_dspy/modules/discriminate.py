@@ -53,7 +53,7 @@ from glm_dspy.modules.question_facts import COUNT as COUNT_ASKED
 from glm_dspy.modules.embedding_cache import EmbeddingCache
 from glm_dspy.modules.person_types import person_types
 from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, asked, asked_words, asks_person, compared,
-                                             compares, count_bound,
+                                             compares, count_bound, equates,
                                              extreme, fits, meets_in_time, most, negated, question_values,
                                              refers_back, word_stem)
 from glm_dspy.modules.question_starts import question_starts
@@ -277,7 +277,8 @@ class Discriminate(dspy.Module):
         ranks = (extreme(question) is not None, most(question) is not None,
                  count_bound(question) is not None and "counted" in self.levers,
                  negated(question) and "absent" in self.levers,
-                 compared(question) is not None and "compared" in self.levers)
+                 compared(question) is not None and "compared" in self.levers
+                 or equates(question) and "loops" in self.levers)
         scores = self._embed([c.words() for c in found]) @ asked_vector \
             + np.array([path_fit(c, said, thing, taught, persons) + returns_fit(c, said)
                         - UNSAID_COST * (unsaid(c, schema_words, taught) + len(stated - c.bound))

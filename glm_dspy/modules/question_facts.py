@@ -246,6 +246,16 @@ def refers_back(question: str) -> bool:
     return bool(_REFERS_BACK.search(question))
 
 
+_SAME = re.compile(r"\bsame\b", re.IGNORECASE)
+
+
+def equates(question: str) -> bool:
+    """Whether the question asks that what it asks about share something with its own ("born in
+    the same city as their mentor", "at the same institution as his student"): it refers back
+    (`refers_back`) and says "same". Then a reading must meet on a node (a loop) to answer it."""
+    return refers_back(question) and bool(_SAME.search(question))
+
+
 _BEFORE = re.compile(r"\b(?:before|earlier than|prior to|sooner than|ahead of)\b", re.IGNORECASE)
 _AFTER = re.compile(r"\b(?:after|later than)\b", re.IGNORECASE)
 
