@@ -93,3 +93,27 @@ def test_a_start_the_graph_reaches_again_by_other_relations_is_read_and_a_turn_b
     # back over the relation just taken, the start is there by construction: the others are meant
     back = by_path[(("covers", True), ("covers", False))]
     assert back.excludes_start and [r["name"] for r in store.read(back.cypher).rows] == ["paris"]
+
+
+def test_a_path_that_walks_back_goes_on_from_the_others_not_through_the_start(store):
+    """Henrik Dam's prize's laureates' mentors are his co-laureate's mentors: through Dam himself
+    the reading would be the one-hop reading's, his own mentors."""
+    (row,) = store.query("MATCH (l:laureate {name: 'Henrik Dam'}) RETURN l.id AS id")
+    dam = Start.named("laureate", "name", "Henrik Dam", row["id"])
+    by_path = {tuple((h.relation, h.outgoing) for h in c.hops): c for c in candidates_from(
+        store, store.schema, dam, inverses=inverse_relations(store, store.schema)) if c.returns == "name"}
+    mentors_of = lambda who: {r["m"] for r in store.query(  # noqa: E731
+        f"MATCH (l:laureate {{name: '{who}'}})-[:rel_mentor]->(m) RETURN m.name AS m")}
+    reading = by_path[(("laureate", False), ("laureate", True), ("mentor", True))]  # the prize, its laureates
+    assert "a2 <> a" in reading.cypher and gate(reading.cypher).text == reading.cypher
+    found = {r["name"] for r in store.read(reading.cypher).rows}
+    assert found == mentors_of("Edward A. Doisy") and not found & mentors_of("Henrik Dam")
+
+
+def test_a_walk_back_is_to_another_node_at_each_turn():
+    from glm_dspy.graphs.cypher.candidates import Hop, walked_back
+
+    won, of_prize, mentor = Hop("prize", True, "prize"), Hop("prize", False, "laureate"), Hop("mentor", True, "laureate")
+    assert walked_back((won, of_prize, mentor)) == (0,)
+    assert walked_back((mentor, won, of_prize)) == (1,)  # the mentor's co-laureates: others than the mentor
+    assert walked_back((won, mentor)) == ()

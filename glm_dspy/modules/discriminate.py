@@ -56,6 +56,7 @@ from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, asked, 
                                              compares, count_bound, equates,
                                              extreme, fits, meets_in_time, most, negated, question_values,
                                              refers_back, word_stem)
+from glm_dspy.modules.meant_words import meant_words, open_words, schema_names
 from glm_dspy.modules.question_starts import question_starts
 from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, hops_of, path_fit,
                                           returns_fit, starts_of_reading, is_stated, unsaid)
@@ -85,7 +86,7 @@ JOIN_HOPS = 2  # the longest path of a start that joins another's
 NONE = "none of these: the question asks something else"
 # each measured on and off (bench/readings.py --off)
 LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "counted", "absent", "loops",
-                    "compared", "persons"})
+                    "compared", "persons", "meant"})
 MODEL, NEAREST = "model", "nearest"  # who chooses the reading
 
 
@@ -105,7 +106,9 @@ class Discriminate(dspy.Module):
         "loops": the ends whose own two paths reach one node, where the question refers back to
         what it asks ("working in their birth city"), "compared": the ends whose two values of their
         own come one before the other as the question says ("won before their mentor did"), "persons": a "who" question's readings that end
-        at a type of people (glm_dspy/modules/person_types.py) fit it as those of a type it names."""
+        at a type of people (glm_dspy/modules/person_types.py) fit it as those of a type it names,
+        "meant": the schema names a question says in other words ("trained": mentor) count as said
+        (glm_dspy/modules/meant_words.py)."""
         super().__init__()
         assert levers <= LEVERS, sorted(levers - LEVERS)
         self.levers = frozenset(levers)
@@ -123,6 +126,7 @@ class Discriminate(dspy.Module):
         self._loops: dict[tuple, list] = {}  # (node type, comparison or None) -> its loops (`_looped`)
         self._everys: dict[str, list] = {}  # node type -> the readings of every node of it (`_every`)
         self._persons: frozenset[str] | None = None  # `_person_types`
+        self._schema_names: list[str] | None = None  # `_names`
 
     def starts(self, question: str) -> list[Start]:
         """The nodes the question names, then those the values it says meet
@@ -261,6 +265,9 @@ class Discriminate(dspy.Module):
             return []
         asked_vector = self._embed([question])[0]
         said = Counter(word_stem(w) for w in re.findall(r"[a-z]+", question.lower()))
+        if "meant" in self.levers:  # schema names said in other words ("trained": mentor)
+            bound = {w for c in found for w in c.bound} | set(self._taught)  # a word the bank teaches is bound
+            said += meant_words(open_words(question, self._names(), bound), self._names(), self._embed)
         thing = self._thing(question)
         by_path: dict[str, Candidate] = {}
         for c in found:
@@ -287,6 +294,11 @@ class Discriminate(dspy.Module):
                                        + (ranks[4] and c.loop is None))
                         for c in found])
         return [found[i] for i in np.argsort(-scores, kind="stable")]
+
+    def _names(self) -> list[str]:
+        if self._schema_names is None:
+            self._schema_names = schema_names(self.graph.schema)
+        return self._schema_names
 
     def _schema_words(self) -> set[str]:
         """The stems of the words of the graph's relation, node type and feature names, but

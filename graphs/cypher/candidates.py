@@ -111,19 +111,7 @@ class Candidate:
                                               labels, end, self.returns == COUNT)
             return self.absent.tree(pattern_of(self.start, self.hops, "a", end), self.start.where("a"), labels, "a",
                                     end, None if self.returns == COUNT else self.returns)
-        ranked = self.order is not None or self.group is not None or self.counted is not None  # a key on any node
-        patterns = [pattern_of(self.start, self.hops, "a", end, ranked)]
-        conditions = [self.start.where("a" if self.hops else end)]
-        if self.join is not None:
-            other, hops = self.join
-            patterns.append(pattern_of(other, hops, "b", end, ranked))
-            conditions.append(other.where("b" if hops else end))
-        if self.excludes_start and self.hops:
-            conditions.append(Binary("<>", Variable(end), Variable("a")))
-        if self.loop is not None:
-            patterns += self.loop.patterns(end, self.end_labels)
-            conditions.append(self.loop.condition(end, self.end_labels))
-        match = Match(tuple(patterns), _all([c for c in conditions if c is not None]))
+        match = self.match(end)
         if self.order is not None:
             return self.order.tree(match, self._key(self.order.key, end), self._projection(end))
         if self.group is not None:
@@ -136,6 +124,29 @@ class Candidate:
             return self.meets.tree(match, first, end, self.meets.other.type_name in self.end_labels,
                                    self._projection(end))
         return Query((SingleQuery((match, Return(self._projection(end)))),))
+
+    def match(self, end: str, named: bool = False) -> Match:
+        """The reading's MATCH: its path (and the joined one, and the loop's), its starts'
+        conditions, and the nodes a path that walks back reaches are others (`walked_back`).
+        `named`: the path's nodes between are named `a1`, `a2`, ... (also where a rank or a walk
+        back needs them)."""
+        ranked = self.order is not None or self.group is not None or self.counted is not None  # a key on any node
+        back = walked_back(self.hops)
+        named = named or ranked or any(i or i + 2 < len(self.hops) for i in back)
+        patterns = [pattern_of(self.start, self.hops, "a", end, named)]
+        conditions = [self.start.where("a" if self.hops else end)]
+        if self.join is not None:
+            other, hops = self.join
+            patterns.append(pattern_of(other, hops, "b", end, ranked))
+            conditions.append(other.where("b" if hops else end))
+        others = [(_node(end, len(self.hops), i + 2), _node(end, len(self.hops), i)) for i in back]
+        if self.excludes_start and self.hops and (end, "a") not in others:
+            others.append((end, "a"))
+        conditions += [Binary("<>", Variable(later), Variable(earlier)) for later, earlier in others]
+        if self.loop is not None:
+            patterns += self.loop.patterns(end, self.end_labels)
+            conditions.append(self.loop.condition(end, self.end_labels))
+        return Match(tuple(patterns), _all([c for c in conditions if c is not None]))
 
     def _key(self, key: Key, end: str) -> Property:
         """The key's node as `_path_pattern` names it: the end, a path's start, or its i-th node."""
@@ -209,6 +220,11 @@ def pattern_of(start: Start, hops: tuple[Hop, ...], first: str, end: str, named:
         rels.append(RelPattern(types=(REL_PREFIX + hop.relation,), direction="out" if hop.outgoing else "in"))
         nodes.append(NodePattern(end if i == len(hops) else f"{first}{i}" if named else None, hop.labels))
     return PatternPart(tuple(nodes), tuple(rels))
+
+
+def _node(end: str, length: int, k: int) -> str:
+    """The k-th node of a path of `length` hops from `a` to `end`, as `pattern_of` names them."""
+    return end if k == length else f"a{k}" if k else "a"
 
 
 def _all(expressions: list):
@@ -358,6 +374,15 @@ def _turns_back(previous: Hop, hop: Hop) -> bool:
     return previous.relation == hop.relation and previous.outgoing != hop.outgoing
 
 
+def walked_back(path: tuple[Hop, ...]) -> tuple[int, ...]:
+    """The hops i after which the path goes back over the relation it has just taken: the node it
+    comes back to, node i + 2, is another than node i (a prize's laureates read from one of them
+    are "the others"; Henrik Dam's prize's laureates' mentors are his co-laureate's: through Dam
+    himself the reading would be a shorter one's, his own mentors). Paths are taken this way
+    (`paths_from`), so each reading's nodes exist."""
+    return tuple(i for i in range(len(path) - 1) if _turns_back(path[i], path[i + 1]))
+
+
 def turns_back(path: tuple[Hop, ...]) -> bool:
     """Whether the path goes back over a relation it has just taken (a prize's laureates: the
     start is among them by construction, so a reading of it means the others). A path that
@@ -369,17 +394,19 @@ def turns_back(path: tuple[Hop, ...]) -> bool:
 def _next_hops(store, start: Start, path: tuple[Hop, ...]) -> list[Hop]:
     """The relations that leave (or reach) the nodes at the end of `path`, with the types they go
     to. A hop back over the relation just taken counts only where it reaches some node other
-    than the start (a path back to the start's type reaches others, or is not taken); any other
-    hop may reach the start itself (a self-loop, a cycle)."""
-    probe = Candidate(start, path, COUNT).tree().parts[0].clauses[0]
+    than the one it left and the start (a path back reaches others, or is not taken:
+    `walked_back`); any other hop may reach the start itself (a self-loop, a cycle)."""
+    excludes = bool(path) and start.type_name in path[-1].labels and turns_back(path)
+    probe = Candidate(start, path, COUNT, excludes).match("x", named=True)
     pattern = print_pattern(probe.patterns[0])
     where = f" WHERE {print_expression(probe.where)}" if probe.where is not None else ""
-    carried = "x" if not path else "a, x"
-    first = "x" if not path else "a"
+    previous = _node("x", len(path), len(path) - 1) if path else "x"  # the node the path's last hop left
+    carried = ", ".join(dict.fromkeys(["a", previous, "x"])) if path else "x"
     hops = []
     for outgoing, arrow in ((True, "-[glm_r]->"), (False, "<-[glm_r]-")):
-        back = path and path[-1].outgoing != outgoing  # the hop just taken, reversed, returns to the start
-        other = f"glm_b <> {first} OR label(glm_r) <> {string_literal(REL_PREFIX + path[-1].relation)}" if back else "true"
+        back = path and path[-1].outgoing != outgoing  # the hop just taken, reversed: to another node (`walked_back`)
+        other = f"(glm_b <> {previous} AND glm_b <> a) OR label(glm_r) <> {string_literal(REL_PREFIX + path[-1].relation)}" \
+            if back else "true"
         rows = store.query(f"MATCH {pattern}{where} WITH DISTINCT {carried} LIMIT {MAX_FRONTIER} "
                            f"MATCH (x){arrow}(glm_b) WHERE {other} "
                            f"RETURN DISTINCT label(glm_r) AS r, label(glm_b) AS t")
