@@ -13,8 +13,8 @@
 
 Each output field, in signature order, gets its header, a space or a newline, and a value: a `Literal[...]` field
 one of its values, a `bool` field `True` or `False`, any other field one line of free text
-(possibly empty), unless the caller gives the field a rule of its own (Act's `code`: a
-snippet, glm_dspy/grammar/snippet.py). Closed sets are thus decided by decoding, not by
+(possibly empty), unless the caller gives the field a rule of its own (`field_rules`, written with
+glm_dspy/grammar/ebnf.py's pieces). Closed sets are thus decided by decoding, not by
 parsing afterwards, and the reply always parses.
 """
 
