@@ -51,6 +51,8 @@ def test_a_bank_form_question_whose_query_fails_takes_the_readings_next(nobel_gr
     prediction = run(program, [every] * 8)
     assert prediction.answer == "Warsaw" and agents(prediction)[0] == "cypher"
     assert "rel_birth_city" in prediction.steps[-1]["code"]  # the reading that answered
+    # ... before any more generation: no Python snippet, no Reason
+    assert not {"act", "reason"} & set(agents(prediction)) and prediction.num_calls == 1
 
 
 def test_a_question_the_bank_holds_in_its_form_goes_to_algorithm_1(nobel_graph):

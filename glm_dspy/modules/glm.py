@@ -213,7 +213,7 @@ class GLM(dspy.Module):
                     answer, category = found[0], None
                 else:
                     answer, category, kind = self._attempt(question, notebook, log, guidance)
-                # a question of the bank's form whose generated query failed: the readings are the next candidate
+                # a question of the bank's form that Algorithm 1 left unanswered: the readings are the last candidate
                 if not answer and self.readings is not None and not tried \
                         and (found := self.readings.answer(question, log)) is not None:
                     answer, category = found[0], None
@@ -329,10 +329,15 @@ class GLM(dspy.Module):
         output is returned (steps.act_first_tries counts the first tries); a failed one says why
         in its `error`.
         """
-        if self.cypher is not None:  # Cypher first; where its query still fails, a Python snippet
+        if self.cypher is not None:  # Cypher first; where its query still fails, the readings, then a Python snippet
             output, category, found = self._act_cypher(request, log)
             if category is None or category == UNEXPECTED_OUTPUT:
                 return output, category, found
+            # a request of the bank's form (the readings were not tried first, `_reads`): where the query
+            # generated for it failed, the graph's readings answer next, with no call, before more generation
+            if self.readings is not None and not self._reads(request) \
+                    and (read := self.readings.answer(request, log)) is not None:
+                return read[0], None, None
         retrieved: dict[str, None] = {}  # ordered set of node ids RetrieveNode returned
         prediction, step = self._call_act(request)
         step.ok = False
