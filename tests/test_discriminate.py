@@ -85,10 +85,14 @@ def test_a_question_naming_values_not_nodes_starts_from_them(program):
 
 @pytest.mark.parametrize("question,kind,thing", [
     ("How many laureates were born in Oxford?", COUNT, "laureate"), ("When did Niels Bohr die?", DATE, None),
-    ("In which year did X win?", DATE, "year"), ("Did Louis Pasteur ever win a Nobel Prize?", YES_NO, None),
+    ("In which year did X win?", DATE, "year"), ("Did Gregor Mendel ever win a Nobel Prize?", YES_NO, None),
     ("Which institutions in Brussels had a laureate?", NAME, "institution"), ("Who mentored X?", NAME, None),
     ("Which other laureate was born on the same day?", NAME, "laureate"), ("What is the motto of X?", None, None),
     ("Is X's darling a man or a woman?", None, None),  # a choice between offered answers, not yes or no
+    # a polite request asks what its clause asks, not yes or no
+    ("Could you tell me who wrote the paper?", NAME, None), ("Do you know when X was born?", DATE, None),
+    ("Can you tell me how many papers X wrote?", COUNT, "paper"), ("Can you name the authors of X?", None, None),
+    ("Do you know if X won twice?", YES_NO, None), ("Can penguins fly?", YES_NO, None),
 ])
 def test_what_a_question_asks_for_is_read_from_its_words(question, kind, thing):
     assert asked(question) == kind and asked_thing(question) == thing

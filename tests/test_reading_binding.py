@@ -20,6 +20,7 @@ from glm_dspy.runs.steps import StepLog
     ("Which laureates who won in 1950 were born in France?", False),  # a relative "who"
     ("Name the people who mentored Enrico Fermi.", False),
     ("Where was Marie Curie born?", False),
+    ("Could you tell me who mentored Enrico Fermi?", True),  # a polite request's clause asks
 ])
 def test_who_asks_for_a_person_but_a_relative_who_does_not(question, asks):
     assert asks_person(question) is asks

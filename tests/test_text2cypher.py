@@ -742,12 +742,22 @@ def test_a_hop_the_question_never_says_asks_the_named_node_its_own_feature(tiny_
     ("In which year did Marie Curie win?", [{"p.year": 1903}, {"p.year": 1911}], None),
     ("What is the motto of X?", [{"x.motto": "1999"}], None),  # the words do not say what it asks
     ("Who won?", [{"name": "A", "year": 1901}], None),  # several columns: the model reads them
+    ("Did Gregor Mendel ever win a Nobel Prize?", [{"s.name": "Gregor Mendel"}], "asks yes or no"),
+    ("Did Gregor Mendel ever win a Nobel Prize?", [{"won": False}], None),
+    ("Was Marie Curie born in Warsaw?", [{"answer": "Yes"}], None),
+    ("Could you tell me who mentored Enrico Fermi?", [{"m.name": "Luigi Puccianti"}], None),  # a request: names
 ])
 def test_rows_of_another_kind_than_the_question_asks_are_an_error_for_the_repair(question, rows, problem):
     from glm_dspy.modules.text2cypher.answer_type import answer_type_problem
 
     found = answer_type_problem(question, rows)
     assert (found is None) if problem is None else (problem in found), found
+
+
+def test_a_truth_answers_a_yes_no_question_in_its_words():
+    from glm_dspy.modules.text2cypher.rows import _value_text
+
+    assert (_value_text(True), _value_text(False), _value_text(1)) == ("yes", "no", "1")
 
 
 def test_a_birth_date_for_where_goes_back_to_the_repair_and_the_place_answers(nobel_graph):

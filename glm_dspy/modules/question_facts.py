@@ -36,8 +36,27 @@ _NAME = re.compile(r"^\W*(?:(?:in|at|from|for|by|with|of|under|to|on)\s+)?(?:who
                    re.IGNORECASE)
 
 
+# "Could you tell me who ...", "Do you know when ...", "Can you name the ...": a request whose
+# question is the clause after it, not a yes/no question
+_REQUEST = re.compile(r"^\W*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:tell|let|show|give|inform|name|list|"
+                      r"specify|identify|provide|say|share|find)|do\s+you\s+(?:happen\s+to\s+)?know)\b"
+                      r"(?:\s+(?:me|us))?(?:\s+(?:know|about))?\s*", re.IGNORECASE)
+_WHETHER = re.compile(r"^(?:if|whether)\b", re.IGNORECASE)
+
+
+def requested(question: str) -> str:
+    """The question a polite request asks ("Could you tell me who wrote X?" -> "who wrote X?",
+    "Can you name the authors of X?" -> "the authors of X?"); the question itself where it is none."""
+    match = _REQUEST.match(question)
+    return question[match.end():] if match and question[match.end():].strip() else question
+
+
 def asked(question: str) -> str | None:
-    """COUNT, DATE, YES_NO, or None (module doc)."""
+    """COUNT, DATE, YES_NO, or None (module doc); of a polite request, what its question asks
+    (`requested`: "Do you know if ..." asks yes or no)."""
+    inner = requested(question)
+    if inner is not question:
+        return YES_NO if _WHETHER.match(inner) else asked(inner) if inner.strip() else None
     if _COUNT.search(question):
         return COUNT
     if _DATE.search(question):
@@ -276,9 +295,9 @@ _ASKS_PERSON = re.compile(r"(?:^|[.?!;:]\s*)\W*(?:(?:with|by|to|for|from|of)\s+)
 
 def asks_person(question: str) -> bool:
     """Whether a sentence of the question asks "who" or "whom" ("Who won ...?", "Henrik Dam
-    shared his prize. Who trained ...?", "With whom ...?"): it asks for a person. Not a
-    relative "who" ("the laureates who won ...")."""
-    return bool(_ASKS_PERSON.search(question))
+    shared his prize. Who trained ...?", "With whom ...?", "Do you know who ...?"): it asks for a
+    person. Not a relative "who" ("the laureates who won ...")."""
+    return bool(_ASKS_PERSON.search(requested(question)))
 
 
 _IN_TIME = re.compile(r"\b(?:(?:in|on|during|of)\s+the\s+(?:same\s+)?|same\s+)(?:year|day|date|month|decade)\b",

@@ -6,6 +6,8 @@ MAX_ROWS = 50  # rows shown to AnswerFromRows or joined into an answer
 
 
 def _value_text(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"  # a query's truth answers a yes/no question in its words
     if isinstance(value, list):
         return ", ".join(_value_text(v) for v in value)
     if isinstance(value, float) and value.is_integer():
