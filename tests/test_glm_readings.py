@@ -76,3 +76,11 @@ def test_a_part_reason_asks_for_is_answered_by_a_reading_without_a_call(nobel_gr
     prediction = run(program, [ask, ask, done], question)
     assert agents(prediction) == ["act", "reason", "graph", "graph", "reason"]  # the part read, no Act call
     assert "Warsaw" in prediction.notebook and prediction.answer == "no"
+
+
+def test_a_printed_truth_answers_a_yes_no_question_in_its_words(nobel_graph):
+    program = GLM(nobel_graph, compiled=None, act="python", kind="deterministic", samples=0, readings=False)
+    code = 'print(len(NeighbourCheck(RetrieveNode("Marie Curie"), "prize")) > 5)'
+    prediction = run(program, [{"code": code}], "Did Marie Curie win more than five prizes?")
+    assert prediction.answer == "no" and prediction.error_category is None
+    assert run(program, [{"code": code}], "How did Marie Curie fare?").answer == "False"  # not a yes/no question

@@ -52,6 +52,7 @@ from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.classify import ClassifyAgent
 from glm_dspy.modules.reason import ReasonAgent
 from glm_dspy.modules.text2cypher.answer_type import ASKS, NODE, kind_problem
+from glm_dspy.modules.question_facts import YES_NO, asked
 from glm_dspy.prompts.notebook import Notebook
 from glm_dspy.retrieval.observation import Observation, is_empty_output, printed_values
 from glm_dspy.retrieval.pipeline import Prefetcher, prefetch_pool
@@ -220,6 +221,8 @@ class GLM(dspy.Module):
             except DeadlinePassed as error:
                 log.add(Step("graph", error=f"the question's time limit ({self.question_timeout_s:g} s) passed: {error}"))
                 answer, category = None, TIME_LIMIT
+        if answer and asked(question) == YES_NO:  # a printed truth answers in the question's words
+            answer = TRUTHS.get(answer.strip().lower(), answer)
         return log.prediction(answer, category, kind=kind, notebook=notebook.text, query_id=query_id)
 
     def _attempt(self, question: str, notebook: Notebook, log: StepLog,
@@ -530,6 +533,9 @@ def field_text(value) -> str:
 
 def _as_words(text: str) -> str:
     return " ".join(text.replace("_", " ").lower().split())
+
+
+TRUTHS = {"true": "yes", "false": "no"}
 
 
 def _as_answer(output: str) -> str:
