@@ -151,8 +151,7 @@ class Candidate:
     def _key(self, key: Key, end: str) -> Property:
         """The key's node as `_path_pattern` names it: the end, a path's start, or its i-th node."""
         hops = self.hops if key.side == "a" else self.join[1]
-        variable = end if key.at == len(hops) else key.side if key.at == 0 else f"{key.side}{key.at}"
-        return Property(Variable(variable), key.feature)
+        return Property(Variable(_node(end, len(hops), key.at, key.side)), key.feature)
 
     def _projection(self, end: str) -> Projection:
         if self.returns == COUNT:
@@ -222,9 +221,9 @@ def pattern_of(start: Start, hops: tuple[Hop, ...], first: str, end: str, named:
     return PatternPart(tuple(nodes), tuple(rels))
 
 
-def _node(end: str, length: int, k: int) -> str:
-    """The k-th node of a path of `length` hops from `a` to `end`, as `pattern_of` names them."""
-    return end if k == length else f"a{k}" if k else "a"
+def _node(end: str, length: int, k: int, first: str = "a") -> str:
+    """The k-th node of a path of `length` hops from `first` to `end`, as `pattern_of` names them."""
+    return end if k == length else f"{first}{k}" if k else first
 
 
 def _all(expressions: list):
