@@ -56,12 +56,13 @@ from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, asked, 
                                              compares, count_bound, equates,
                                              extreme, fits, meets_in_time, most, negated, question_values,
                                              refers_back, word_stem)
-from glm_dspy.modules.meant_words import meant_words, open_words, schema_names
+from glm_dspy.modules.meant_words import meant_by_word, open_words, schema_names
 from glm_dspy.modules.question_starts import question_starts
 from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, hops_of, path_fit,
                                           returns_fit, starts_of_reading, is_stated, unsaid)
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.modules.taught_words import mentions, taught_words
+from glm_dspy.modules.word_order import ORDER_COST, order_misses, said_at
 from glm_dspy.signatures import ChooseReading
 from glm_dspy.runs.steps import RETRIEVAL_ERROR, Step, StepLog, listening
 from glm_dspy.graphs.cypher.anchors import DATE as VALUE_DATE
@@ -86,7 +87,7 @@ JOIN_HOPS = 2  # the longest path of a start that joins another's
 NONE = "none of these: the question asks something else"
 # each measured on and off (bench/readings.py --off)
 LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "counted", "absent", "loops",
-                    "compared", "persons", "meant"})
+                    "compared", "persons", "meant", "order"})
 MODEL, NEAREST = "model", "nearest"  # who chooses the reading
 
 
@@ -108,7 +109,8 @@ class Discriminate(dspy.Module):
         own come one before the other as the question says ("won before their mentor did"), "persons": a "who" question's readings that end
         at a type of people (glm_dspy/modules/person_types.py) fit it as those of a type it names,
         "meant": the schema names a question says in other words ("trained": mentor) count as said
-        (glm_dspy/modules/meant_words.py)."""
+        (glm_dspy/modules/meant_words.py), "order": a path's hops said out of their order outwards
+        from its start cost (glm_dspy/modules/word_order.py)."""
         super().__init__()
         assert levers <= LEVERS, sorted(levers - LEVERS)
         self.levers = frozenset(levers)
@@ -265,9 +267,16 @@ class Discriminate(dspy.Module):
             return []
         asked_vector = self._embed([question])[0]
         said = Counter(word_stem(w) for w in re.findall(r"[a-z]+", question.lower()))
+        meant: dict[str, set[str]] = {}
         if "meant" in self.levers:  # schema names said in other words ("trained": mentor)
             bound = {w for c in found for w in c.bound} | set(self._taught)  # a word the bank teaches is bound
-            said += meant_words(open_words(question, self._names(), bound), self._names(), self._embed)
+            meant = meant_by_word(open_words(question, self._names(), bound), self._names(), self._embed)
+            said += Counter(stem_ for stems in meant.values() for stem_ in stems)
+        placed = said_at(question, meant, self._taught) if "order" in self.levers else None
+
+        def misplaced(c: Candidate) -> float:  # hops said out of their order outwards from the start
+            return ORDER_COST * order_misses(c.start.bound, c.hops, placed) if placed is not None else 0.0
+
         thing = self._thing(question)
         by_path: dict[str, Candidate] = {}
         for c in found:
@@ -275,7 +284,7 @@ class Discriminate(dspy.Module):
         paths = list(by_path)
         taught, persons = mentions(question, self._taught), self._person_types(question)
         path_scores = self._embed(paths) @ asked_vector + np.array([path_fit(by_path[p], said, thing, taught, persons)
-                                                                    for p in paths])
+                                                                    - misplaced(by_path[p]) for p in paths])
         near = {paths[i] for i in np.argsort(-path_scores, kind="stable")[:PATHS]}
         found = [c for c in found if c.path_words() in near]
         schema_words = self._schema_words() & set(said) - {word_stem(w) for w in self._taught}
@@ -292,6 +301,7 @@ class Discriminate(dspy.Module):
                         - RANK_COST * ((ranks[0] and c.order is None) + (ranks[1] and c.group is None)
                                        + (ranks[2] and c.counted is None) + (ranks[3] and c.absent is None)
                                        + (ranks[4] and c.loop is None))
+                        - misplaced(c)
                         for c in found])
         return [found[i] for i in np.argsort(-scores, kind="stable")]
 

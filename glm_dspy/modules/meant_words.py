@@ -56,12 +56,21 @@ def open_words(question: str, names: list[str], bound: set[str]) -> list[str]:
 def meant_words(words: list[str], names: list[str], embed) -> Counter:
     """The stems of the words of each schema name (of `names`) that a word of `words` says, once
     per word; `embed` maps texts to unit vectors (one row each)."""
-    if not words or len(names) < 2:
-        return Counter()
-    similarity = embed(words) @ embed(names).T
     found: Counter = Counter()
-    for row in similarity:
+    for stems in meant_by_word(words, names, embed).values():
+        found.update(stems)
+    return found
+
+
+def meant_by_word(words: list[str], names: list[str], embed) -> dict[str, set[str]]:
+    """Each word of `words` that says a schema name (of `names`) in other words -> the stems of
+    that name's words."""
+    if not words or len(names) < 2:
+        return {}
+    similarity = embed(words) @ embed(names).T
+    found: dict[str, set[str]] = {}
+    for word, row in zip(words, similarity):
         second, first = np.argsort(row)[-2:]
         if row[first] >= MEANT_MIN and row[first] - row[second] >= MEANT_MARGIN:
-            found.update(word_stem(w) for w in names[first].split() if w not in FUNCTION_WORDS)
+            found[word] = {word_stem(w) for w in names[first].split() if w not in FUNCTION_WORDS}
     return found

@@ -1,0 +1,65 @@
+"""A path is said outwards from the thing it starts at: the hop nearest the named thing in the
+path is said nearest its name in the question. "Henrik Dam shared his prize with one other
+scientist. Who trained that scientist?" is Dam -> prize -> co-laureate -> mentor, not Dam ->
+mentor -> prize -> laureate; "the student of the man who shared Felix Bloch's prize" and
+"Bloch's co-laureate's student" read the same path, though one says it backwards and one
+forwards, since either way the prize is said next to Bloch and the student furthest from him.
+
+The readings' ranking (glm_dspy/modules/discriminate.py) makes each hop said out of that order
+cost. A hop is said by its relation's words (taken backwards, also by the words of the type it
+reaches: "his prize" from a laureate), as the question says them, in the bank's words or in
+other words (glm_dspy/modules/meant_words.py); the words a start was bound from say no hop.
+"""
+
+from __future__ import annotations
+
+import re
+
+from glm_dspy.modules.question_facts import word_stem
+
+ORDER_COST = 0.06  # of cosine, per hop said nearer the start than a hop before it
+
+
+def said_at(question: str, meant: dict[str, set[str]], taught: dict[str, tuple[str, bool]]) -> list[set]:
+    """Per word of the question (lower case, in order): what it says, its stem, the stems of the
+    schema name it means in other words (`meant`: word -> stems) and the (relation, outgoing)
+    the bank teaches it for (`taught`)."""
+    words = re.findall(r"[a-z]+", question.lower())
+    return [{word_stem(w), *meant.get(w, ()), *([taught[w]] if w in taught else [])} for w in words]
+
+
+def order_misses(start_words: frozenset[str], hops: tuple, said: list[set]) -> int:
+    """How many of a path's `hops` (from a start bound from the question's `start_words`) are
+    said nearer the start than a hop before them: each hop is placed at the nearest distance
+    from the start's words, no nearer than the hop before, that says it, else at the furthest
+    that does (one miss); a hop nothing says is not placed."""
+    start_at = [i for i, words in enumerate(said) if any(word_stem(w) in words for w in start_words)]
+    if not start_at or not hops:
+        return 0
+    own = {word_stem(w) for w in start_words}
+    distances = [min(abs(i - s) for s in start_at) for i in range(len(said))]
+    misses, last = 0, 0
+    for hop in hops:
+        marks = _marks(hop) - own
+        placed = sorted({distances[i] for i, words in enumerate(said) if marks & words and i not in start_at})
+        if not placed:
+            continue
+        onwards = [d for d in placed if d >= last]
+        if onwards:
+            last = onwards[0]
+        else:
+            misses += 1
+            last = placed[-1]
+    return misses
+
+
+def _marks(hop) -> set:
+    """What says a hop: its relation's words and (relation, outgoing) as the bank teaches it;
+    taken backwards, also the words of the type it reaches."""
+    marks = {word_stem(w) for w in hop.relation.split("_")} | {(hop.relation, hop.outgoing)}
+    if not hop.outgoing:
+        marks |= {word_stem(w) for w in hop.type_name.split("_")}
+    return marks
+
+
+__all__ = ["ORDER_COST", "order_misses", "said_at"]
