@@ -53,12 +53,12 @@ from glm_dspy.modules.question_facts import COUNT as COUNT_ASKED
 from glm_dspy.modules.embedding_cache import EmbeddingCache
 from glm_dspy.modules.person_types import person_types
 from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, asked, asked_words, asks_person, compared,
-                                             compares, count_bound, equates,
+                                             compares, count_bound, elided, equates,
                                              extreme, fits, meets_in_time, most, negated, question_values,
                                              refers_back, word_stem)
-from glm_dspy.modules.meant_words import meant_by_word, open_words, schema_names
+from glm_dspy.modules.meant_words import meant_by_word, near_names, open_words, schema_names
 from glm_dspy.modules.question_starts import question_starts
-from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, hops_of, path_fit,
+from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, compared_unsaid, hops_of, path_fit,
                                           returns_fit, starts_of_reading, is_stated, unsaid)
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.modules.taught_words import mentions, taught_words
@@ -71,7 +71,7 @@ from glm_dspy.graphs.cypher.candidates import (COUNT, Candidate, Start, inverse_
                                       readings_of, same_value_candidates)
 from glm_dspy.graphs.cypher.absent import absent_readings
 from glm_dspy.graphs.cypher.counted import counted_readings
-from glm_dspy.graphs.cypher.compared import compared_of
+from glm_dspy.graphs.cypher.compared import Compared, compared_of
 from glm_dspy.graphs.cypher.loops import MAX_LOOP_HOPS, loops_of
 from glm_dspy.graphs.cypher.ranked_candidates import ranked_readings
 from glm_dspy.graphs.cypher.value_meets import MAX_MEET_HOPS, value_meet_readings
@@ -267,15 +267,22 @@ class Discriminate(dspy.Module):
             return []
         asked_vector = self._embed([question])[0]
         said = Counter(word_stem(w) for w in re.findall(r"[a-z]+", question.lower()))
+        bound = {w for c in found for w in c.bound} | set(self._taught)  # a word the bank teaches is bound
+        words = open_words(question, self._names(), bound)
         meant: dict[str, set[str]] = {}
         if "meant" in self.levers:  # schema names said in other words ("trained": mentor)
-            bound = {w for c in found for w in c.bound} | set(self._taught)  # a word the bank teaches is bound
-            meant = meant_by_word(open_words(question, self._names(), bound), self._names(), self._embed)
+            meant = meant_by_word(words, self._names(), self._embed)
             said += Counter(stem_ for stems in meant.values() for stem_ in stems)
+        near = near_names(words, self._names(), self._embed) if any(isinstance(c.loop, Compared) for c in found) \
+            else set()
         placed = said_at(question, meant, self._taught) if "order" in self.levers else None
 
-        def misplaced(c: Candidate) -> float:  # hops said out of their order outwards from the start
-            return ORDER_COST * order_misses(c.start.bound, c.hops, placed) if placed is not None else 0.0
+        ellipsis = elided(question)
+
+        def misplaced(c: Candidate) -> float:
+            """Hops said out of their order outwards from the start; compared times left unsaid."""
+            return (ORDER_COST * order_misses(c.start.bound, c.hops, placed) if placed is not None else 0.0) \
+                + UNSAID_COST * compared_unsaid(c, said, near, ellipsis)
 
         thing = self._thing(question)
         by_path: dict[str, Candidate] = {}
