@@ -61,3 +61,12 @@ def test_a_relation_said_twice_places_a_later_hop_at_its_later_mention():
     question = "Ada Lovelace's mentor won a prize. Who did the mentor share it with?"
     assert misses(question, {"ada", "lovelace"}, (PRIZE, MENTOR)) == 0
     assert misses(question.replace("the mentor", "she"), {"ada", "lovelace"}, (PRIZE, MENTOR)) == 1
+
+
+def test_a_possessive_binds_before_the_words_ahead_of_the_name():
+    # "the spouse of (X's father)": X -> father -> spouse, though "spouse" stands as near X
+    question = "the spouse of henry viii of england 's father ?"
+    start = {"henry", "viii", "of", "england"}  # its "of" is no mention of the start
+    spouse, father = Hop("spouse", True, "person"), Hop("father", True, "person")
+    assert misses(question, start, (father, spouse)) == 0
+    assert misses(question, start, (spouse, father)) == 1

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import re
 
+from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS
 from glm_dspy.modules.question_facts import word_stem
 
 ORDER_COST = 0.06  # of cosine, per hop said nearer the start than a hop before it
+POSSESSIVE = "s"  # "'s", as the question's words are read
 
 
 def said_at(question: str, meant: dict[str, set[str]], taught: dict[str, tuple[str, bool]]) -> list[set]:
@@ -30,18 +32,17 @@ def said_at(question: str, meant: dict[str, set[str]], taught: dict[str, tuple[s
 
 def order_misses(start_words: frozenset[str], hops: tuple, said: list[set]) -> int:
     """How many of a path's `hops` (from a start bound from the question's `start_words`) are
-    said nearer the start than a hop before them: each hop is placed at the nearest distance
-    from the start's words, no nearer than the hop before, that says it, else at the furthest
-    that does (one miss); a hop nothing says is not placed."""
-    start_at = [i for i, words in enumerate(said) if any(word_stem(w) in words for w in start_words)]
-    if not start_at or not hops:
+    said nearer the start than a hop before them (`distances`): each hop is placed at the nearest
+    distance that says it, no nearer than the hop before, else at the furthest that does (one
+    miss); a hop nothing says is not placed."""
+    distances = _distances(start_words, said)
+    if distances is None or not hops:
         return 0
     own = {word_stem(w) for w in start_words}
-    distances = [min(abs(i - s) for s in start_at) for i in range(len(said))]
     misses, last = 0, 0
     for hop in hops:
         marks = _marks(hop) - own
-        placed = sorted({distances[i] for i, words in enumerate(said) if marks & words and i not in start_at})
+        placed = sorted({d for d, words in zip(distances, said) if d and marks & words})
         if not placed:
             continue
         onwards = [d for d in placed if d >= last]
@@ -51,6 +52,29 @@ def order_misses(start_words: frozenset[str], hops: tuple, said: list[set]) -> i
             misses += 1
             last = placed[-1]
     return misses
+
+
+def _distances(start_words: frozenset[str], said: list[set]) -> list[int] | None:
+    """Each word's distance from the start's name (0 within it; None where the question does not
+    say it): counted outwards on either side, but a possessive binds first, so the words before
+    the name lie beyond those its "'s" chain holds ("the spouse of X's father": X -> father ->
+    spouse). The name is the longest run of its own words (function words only inside it)."""
+    content = [i for i, words in enumerate(said)
+               if any(word_stem(w) in words for w in start_words if w not in FUNCTION_WORDS)]
+    if not content:
+        return None
+    runs = [[content[0]]]
+    for i in content[1:]:
+        if i - runs[-1][-1] <= 2:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    run = max(runs, key=lambda r: r[-1] - r[0])
+    first, last = run[0], run[-1]
+    chain = last
+    while chain + 2 < len(said) and POSSESSIVE in said[chain + 1]:  # X 's A 's B
+        chain += 2
+    return [first - i + chain - last if i < first else 0 if i <= last else i - last for i in range(len(said))]
 
 
 def _marks(hop) -> set:
