@@ -281,7 +281,7 @@ class Discriminate(dspy.Module):
 
         def misplaced(c: Candidate) -> float:
             """Hops said out of their order outwards from the start; compared times left unsaid."""
-            return (ORDER_COST * order_misses(c.start.bound, c.hops, placed) if placed is not None else 0.0) \
+            return (ORDER_COST * order_misses(c.start.bound, c.hops, placed, c.start.type_name) if placed is not None else 0.0) \
                 + UNSAID_COST * compared_unsaid(c, said, near, ellipsis)
 
         thing = self._thing(question)
