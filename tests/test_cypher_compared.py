@@ -117,3 +117,27 @@ def test_a_word_and_its_plural_or_past_meet_the_same_name():
     assert word_stem("laureates") == word_stem("laureate") and word_stem("prizes") == word_stem("prize")
     assert word_stem("shared") == word_stem("share") and word_stem("cities") == word_stem("city")
     assert word_stem("mentored") == word_stem("mentors") == "mentor" and word_stem("employees") == word_stem("employee")
+
+
+def test_one_value_held_twice_is_the_ends_and_anothers(store):
+    mentors = store.query("MATCH (l:laureate)-[:rel_mentor]->(m:laureate) RETURN l.name AS n, l.gender AS a, m.gender AS b")
+    expected = {r["n"] for r in mentors if r["a"] is not None and r["a"] == r["b"]}
+    same = Compared((), "gender", "=", (MENTORS_PRIZE[0],), "gender", (False, False), text=True)
+    reading = replace(_every_laureate(store), loop=same)
+    assert gate(reading.cypher).text == reading.cypher
+    assert expected and {next(iter(r.values())) for r in store.read(reading.cypher).rows} == expected
+    assert reading.words() == "laureate whose gender is the same as its mentor gender: name"
+    # a co-laureate of the same given name: another laureate of the prize, never the laureate itself
+    co_laureate = (Hop("laureate", False, "prize"), Hop("laureate", True, "laureate"))
+    named = Compared((), "given_name", "=", co_laureate, "given_name", (False, False), text=True)
+    rows = store.read(replace(_every_laureate(store), loop=named).cypher).rows
+    every = store.query("MATCH (:prize)-[:rel_laureate]->(l:laureate) RETURN count(DISTINCT l) AS n")[0]["n"]
+    assert 0 < len(rows) < every / 10
+
+
+def test_same_brings_readings_of_one_value_held_twice(nobel_graph):
+    question = "Which laureates have the same gender as their mentor?"
+    on = Discriminate(nobel_graph).readings(question)
+    assert isinstance(on[0].loop, Compared) and on[0].loop.op == "=" and on[0].loop.first_feature == "gender"
+    off = Discriminate(nobel_graph, levers=LEVERS - {"compared"}).candidates(question)
+    assert not any(isinstance(c.loop, Compared) for c in off)

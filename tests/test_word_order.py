@@ -33,10 +33,18 @@ def test_the_hop_said_nearest_the_start_is_taken_first(question, start):
 
 
 def test_a_relative_clause_reads_backwards_to_the_same_path():
-    question = "Which laureate was a student of the man who shared Emmy Noether's prize?"
-    start = {"emmy", "noether"}
-    assert misses(question, start, (PRIZE, CO_LAUREATE, STUDENT_OF)) == 0
-    assert misses(question, start, (STUDENT_OF, PRIZE, CO_LAUREATE)) >= 1
+    question = "Who was trained by the man who shared Emmy Noether's prize?"
+    start, meant = {"emmy", "noether"}, {"trained": {word_stem("mentor")}}
+    assert misses(question, start, (PRIZE, CO_LAUREATE, STUDENT_OF), meant) == 0
+    assert misses(question, start, (STUDENT_OF, PRIZE, CO_LAUREATE), meant) == 1
+
+
+def test_a_hop_backwards_is_said_by_its_type_where_its_relation_never_joins_a_type_to_itself():
+    question = "Who was the mentor of the man whose prize Emmy Noether shared?"
+    said = said_at(question, {}, {})
+    # backwards over `laureate` (prize -> laureate only) to a prize: "prize" says it
+    assert order_misses(frozenset({"emmy", "noether"}), (MENTOR, PRIZE_BACK), said, frozenset({"laureate"})) == 1
+    assert order_misses(frozenset({"emmy", "noether"}), (MENTOR, PRIZE_BACK), said) == 0
 
 
 def test_words_said_in_other_words_and_in_the_banks_place_a_hop():

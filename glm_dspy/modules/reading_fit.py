@@ -23,13 +23,14 @@ RANK_COST = 0.1  # of cosine, to a reading that does not rank where the question
 
 
 def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
-             persons: frozenset[str] = frozenset()) -> float:
+             persons: frozenset[str] = frozenset(), named_back: frozenset[str] = frozenset()) -> float:
     """How a reading's path binds the question's words, in cosine units: each hop costs HOP_COST
     (of two readings alike in meaning, the shorter first) and each hop taken forwards whose
     relation the question says (as often as it says it; "mentored" says mentor) earns
-    RELATION_BONUS back and more (a hop taken backwards is named for the type it reaches where
-    that type is another: "his prize" from a laureate, backwards over the prize's laureate; a
-    laureate's student, backwards over mentor, is not named by "laureate"), as
+    RELATION_BONUS back and more (a hop taken backwards over a relation of `named_back`, one
+    that never joins a type to itself, is named for the type it reaches: "his prize" from a
+    laureate, backwards over the prize's laureate; a laureate's student, backwards over mentor,
+    is not named by "laureate"), as
     does each hop the question says in words the bank teaches (`taught`: "darling" -> spouse); the
     question's words its starts bind earn COVER_BONUS each; an end of the type the question asks
     for by name, or (`persons`: the person types of a "who" question) of a type of people, earns
@@ -37,9 +38,9 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
     question names the type it asks for (then that type alone fits best: "how many countries",
     not countries and institutions)."""
     hops = hops_of(c)
-    relations = Counter(word_stem(word) for hop, before in zip(hops, _left_types(c, hops))
-                        for word in (hop.type_name if not hop.outgoing and hop.type_name != before
-                                     else hop.relation if hop.outgoing else "").split("_") if word)
+    relations = Counter(word_stem(word) for hop in hops
+                        for word in (hop.relation if hop.outgoing else hop.type_name if hop.relation in named_back
+                                     else "").split("_") if word)
     relation_words = sum(min(n, said[word]) for word, n in relations.items())
     taken = Counter((hop.relation, hop.outgoing) for hop in hops)
     relation_words += sum(min(n, taught[relation]) for relation, n in taken.items())
@@ -49,18 +50,10 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
             + THING_BONUS * asked_type + UNION_BONUS * bool(c.hops and c.hops[-1].also and thing is None))
 
 
-def _left_types(c: Candidate, hops: tuple) -> list[str | None]:
-    """The type each of `hops` (a reading's, `hops_of`, in its order) leaves: each path's from
-    where it starts (the start's type; a loop's two paths from the end's), then the hop before's."""
-    segments = [(c.start.type_name, c.hops)]
-    if c.join:
-        segments.append((c.join[0].type_name, c.join[1]))
-    if c.meets is not None:
-        segments.append((c.meets.other.type_name, c.meets.hops))
-    if c.loop is not None:
-        segments += [(c.end_type, c.loop.first), (c.end_type, c.loop.second)]
-    left = [t for first, path in segments for t in [first] + [hop.type_name for hop in path[:-1]] if path]
-    return left if len(left) == len(hops) else [None] * len(hops)
+def named_back(schema) -> frozenset[str]:
+    """The relations a hop backwards over which is named for the type it reaches (`path_fit`):
+    those that never join a type to itself, so the type says which way the hop goes."""
+    return frozenset(name for name, pairs in schema.relations.items() if all(a != b for a, b in pairs))
 
 
 def hops_of(c: Candidate) -> tuple:
