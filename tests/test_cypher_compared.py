@@ -4,12 +4,15 @@ asks about with its own ("before their mentor did") brings them into Discriminat
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import replace
 
 import pytest
 
 from glm_dspy.modules.discriminate import LEVERS, Discriminate
-from glm_dspy.modules.question_facts import compared
+from glm_dspy.modules.question_facts import compared, elided, word_stem
+from glm_dspy.modules.reading_fit import compared_unsaid
 from glm_dspy.graphs.cypher import gate
 from glm_dspy.graphs.cypher.candidates import Hop, Start, inverse_relations, readings_of
 from glm_dspy.graphs.cypher.compared import Compared, compared_of
@@ -76,4 +79,65 @@ def test_a_question_that_compares_reads_its_ends_values(nobel_graph):
     on = Discriminate(nobel_graph).candidates(question)
     off = Discriminate(nobel_graph, levers=LEVERS - {"compared"}).candidates(question)
     assert any(isinstance(c.loop, Compared) and c.loop.op == ">" for c in on)
+    assert not any(isinstance(c.loop, Compared) for c in off)
+
+
+@pytest.mark.parametrize("question, leaves_out", [
+    ("Which laureates won their prize before their own mentor did?", True),
+    ("Which physicists got the award earlier than their students were?", True),
+    ("Which laureates were born after their mentor died?", False),  # each side says its verb
+    ("Which laureates won before 1950?", False),
+])
+def test_a_comparison_that_leaves_out_its_verb_is_read_from_the_words(question, leaves_out):
+    assert elided(question) is leaves_out
+
+
+def _said(question):
+    return Counter(word_stem(w) for w in re.findall(r"[a-z]+", question.lower()))
+
+
+def test_each_compared_time_must_be_said_and_a_left_out_verb_compares_one_value(store):
+    every = _every_laureate(store)
+    prize_years = replace(every, loop=Compared(PRIZE, "year", "<", MENTORS_PRIZE, "year", (False, False)))
+    births = replace(every, loop=Compared((), "birth_date", "<", (MENTORS_PRIZE[0],), "birth_date"))
+    birth_prize = replace(every, loop=Compared((), "birth_date", "<", MENTORS_PRIZE, "year", (True, False)))
+    won = "Which laureates won their prize before their mentor did?"
+    # "their prize" holds both years; nothing says a birth date, and the verb left out is one value
+    assert compared_unsaid(prize_years, _said(won), set(), elided(won)) == 0
+    assert compared_unsaid(births, _said(won), set(), elided(won)) == 1
+    assert compared_unsaid(birth_prize, _said(won), set(), elided(won)) == 2
+    born = "Which laureates were born before their mentor won a prize?"
+    # "born" says a birth date only in meaning (`near`); each side says its own verb
+    assert compared_unsaid(birth_prize, _said(born), {"birth date"}, elided(born)) == 0
+    assert compared_unsaid(birth_prize, _said(born), set(), elided(born)) == 1
+    assert compared_unsaid(every, _said(born), set(), elided(born)) == 0  # no comparison, nothing to say
+
+
+def test_a_word_and_its_plural_or_past_meet_the_same_name():
+    assert word_stem("laureates") == word_stem("laureate") and word_stem("prizes") == word_stem("prize")
+    assert word_stem("shared") == word_stem("share") and word_stem("cities") == word_stem("city")
+    assert word_stem("mentored") == word_stem("mentors") == "mentor" and word_stem("employees") == word_stem("employee")
+
+
+def test_one_value_held_twice_is_the_ends_and_anothers(store):
+    mentors = store.query("MATCH (l:laureate)-[:rel_mentor]->(m:laureate) RETURN l.name AS n, l.gender AS a, m.gender AS b")
+    expected = {r["n"] for r in mentors if r["a"] is not None and r["a"] == r["b"]}
+    same = Compared((), "gender", "=", (MENTORS_PRIZE[0],), "gender", (False, False), text=True)
+    reading = replace(_every_laureate(store), loop=same)
+    assert gate(reading.cypher).text == reading.cypher
+    assert expected and {next(iter(r.values())) for r in store.read(reading.cypher).rows} == expected
+    assert reading.words() == "laureate whose gender is the same as its mentor gender: name"
+    # a co-laureate of the same given name: another laureate of the prize, never the laureate itself
+    co_laureate = (Hop("laureate", False, "prize"), Hop("laureate", True, "laureate"))
+    named = Compared((), "given_name", "=", co_laureate, "given_name", (False, False), text=True)
+    rows = store.read(replace(_every_laureate(store), loop=named).cypher).rows
+    every = store.query("MATCH (:prize)-[:rel_laureate]->(l:laureate) RETURN count(DISTINCT l) AS n")[0]["n"]
+    assert 0 < len(rows) < every / 10
+
+
+def test_same_brings_readings_of_one_value_held_twice(nobel_graph):
+    question = "Which laureates have the same gender as their mentor?"
+    on = Discriminate(nobel_graph).readings(question)
+    assert isinstance(on[0].loop, Compared) and on[0].loop.op == "=" and on[0].loop.first_feature == "gender"
+    off = Discriminate(nobel_graph, levers=LEVERS - {"compared"}).candidates(question)
     assert not any(isinstance(c.loop, Compared) for c in off)

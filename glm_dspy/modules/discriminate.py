@@ -53,25 +53,27 @@ from glm_dspy.modules.question_facts import COUNT as COUNT_ASKED
 from glm_dspy.modules.embedding_cache import EmbeddingCache
 from glm_dspy.modules.person_types import person_types
 from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, asked, asked_words, asks_person, compared,
-                                             compares, count_bound, equates,
+                                             compares, count_bound, elided, equates,
                                              extreme, fits, meets_in_time, most, negated, question_values,
                                              refers_back, word_stem)
-from glm_dspy.modules.meant_words import meant_by_word, open_words, schema_names
+from glm_dspy.modules.meant_words import meant_by_word, near_names, open_words, schema_names
 from glm_dspy.modules.question_starts import question_starts
-from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, hops_of, path_fit,
-                                          returns_fit, starts_of_reading, is_stated, unsaid)
+from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, compared_unsaid, hops_of, is_stated,
+                                          named_back, path_fit, returns_fit, starts_of_reading, unsaid)
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.modules.taught_words import mentions, taught_words
 from glm_dspy.modules.word_order import ORDER_COST, order_misses, said_at
 from glm_dspy.signatures import ChooseReading
 from glm_dspy.runs.steps import RETRIEVAL_ERROR, Step, StepLog, listening
 from glm_dspy.graphs.cypher.anchors import DATE as VALUE_DATE
+from glm_dspy.graphs.cypher.anchors import TEXT as VALUE_TEXT
 from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS, ValueIndex, folded, stem
 from glm_dspy.graphs.cypher.candidates import (COUNT, Candidate, Start, inverse_relations, joined_candidates, paths_from,
                                       readings_of, same_value_candidates)
 from glm_dspy.graphs.cypher.absent import absent_readings
 from glm_dspy.graphs.cypher.counted import counted_readings
-from glm_dspy.graphs.cypher.compared import compared_of
+from glm_dspy.graphs.cypher.compared import TEXT as COMPARED_TEXT
+from glm_dspy.graphs.cypher.compared import Compared, compared_of
 from glm_dspy.graphs.cypher.loops import MAX_LOOP_HOPS, loops_of
 from glm_dspy.graphs.cypher.ranked_candidates import ranked_readings
 from glm_dspy.graphs.cypher.value_meets import MAX_MEET_HOPS, value_meet_readings
@@ -106,8 +108,9 @@ class Discriminate(dspy.Module):
         "absent": the nodes a path does not reach where the question negates ("where no ... was born"),
         "loops": the ends whose own two paths reach one node, where the question refers back to
         what it asks ("working in their birth city"), "compared": the ends whose two values of their
-        own come one before the other as the question says ("won before their mentor did"), "persons": a "who" question's readings that end
-        at a type of people (glm_dspy/modules/person_types.py) fit it as those of a type it names,
+        own come one before the other as the question says ("won before their mentor did"), or are
+        one value where it says "same" ("the same first name as their co-laureate"), "persons": a
+        "who" question's readings that end at a type of people (glm_dspy/modules/person_types.py) fit it as those of a type it names,
         "meant": the schema names a question says in other words ("trained": mentor) count as said
         (glm_dspy/modules/meant_words.py), "order": a path's hops said out of their order outwards
         from its start cost (glm_dspy/modules/word_order.py)."""
@@ -169,6 +172,8 @@ class Discriminate(dspy.Module):
             found += self._looped(found + self._every(thing), thing)
         if (op := compared(question)) is not None and "compared" in self.levers:
             found += self._looped(found + self._every(thing), thing, op)
+        if equates(question) and "compared" in self.levers:  # "the same first name as their co-laureate"
+            found += self._looped(found + self._every(thing), thing, "=")
         things = {thing} if thing is not None else set()
         return [c for c in found
                 if fits(kind, self._value_kind(c), c.returns == COUNT)
@@ -182,6 +187,12 @@ class Discriminate(dspy.Module):
         if self._values.kind(type_name, feature) == VALUE_DATE:
             return "date"
         return "year" if (type_name, feature) in self._values.years else None
+
+    def _compared(self, type_name: str, feature: str) -> str | None:
+        """How a value is compared (graphs/cypher/compared.py): a time by its year, a short
+        text as stored; None for the rest (long texts, lists, other numbers)."""
+        return self._timed(type_name, feature) or (COMPARED_TEXT if self._values.kind(type_name, feature) == VALUE_TEXT
+                                                   else None)
 
     def _type_starts(self) -> list[tuple[Start, list]]:
         """Every node of each type that holds a time, as a start, with its short paths (read once)."""
@@ -220,7 +231,7 @@ class Discriminate(dspy.Module):
             key = (c.end_type, op)
             if key not in self._loops:
                 self._loops[key] = loops_of(self.graph.store, c.end_type, self._inverses) if op is None else \
-                    compared_of(self.graph.store, self.graph.schema, c.end_type, op, self._inverses, self._timed)
+                    compared_of(self.graph.store, self.graph.schema, c.end_type, op, self._inverses, self._compared)
             found += [replace(c, loop=loop) for loop in self._loops[key]]
         return found
 
@@ -267,15 +278,23 @@ class Discriminate(dspy.Module):
             return []
         asked_vector = self._embed([question])[0]
         said = Counter(word_stem(w) for w in re.findall(r"[a-z]+", question.lower()))
+        bound = {w for c in found for w in c.bound} | set(self._taught)  # a word the bank teaches is bound
+        words = open_words(question, self._names(), bound)
         meant: dict[str, set[str]] = {}
         if "meant" in self.levers:  # schema names said in other words ("trained": mentor)
-            bound = {w for c in found for w in c.bound} | set(self._taught)  # a word the bank teaches is bound
-            meant = meant_by_word(open_words(question, self._names(), bound), self._names(), self._embed)
+            meant = meant_by_word(words, self._names(), self._embed)
             said += Counter(stem_ for stems in meant.values() for stem_ in stems)
+        near = near_names(words, self._names(), self._embed) if any(isinstance(c.loop, Compared) for c in found) \
+            else set()
         placed = said_at(question, meant, self._taught) if "order" in self.levers else None
+        named = named_back(self.graph.schema)
 
-        def misplaced(c: Candidate) -> float:  # hops said out of their order outwards from the start
-            return ORDER_COST * order_misses(c.start.bound, c.hops, placed) if placed is not None else 0.0
+        ellipsis = elided(question)
+
+        def misplaced(c: Candidate) -> float:
+            """Hops said out of their order outwards from the start; compared times left unsaid."""
+            return (ORDER_COST * order_misses(c.start.bound, c.hops, placed, named) if placed is not None else 0.0) \
+                + UNSAID_COST * compared_unsaid(c, said, near, ellipsis)
 
         thing = self._thing(question)
         by_path: dict[str, Candidate] = {}
@@ -283,7 +302,7 @@ class Discriminate(dspy.Module):
             by_path.setdefault(c.path_words(), c)
         paths = list(by_path)
         taught, persons = mentions(question, self._taught), self._person_types(question)
-        path_scores = self._embed(paths) @ asked_vector + np.array([path_fit(by_path[p], said, thing, taught, persons)
+        path_scores = self._embed(paths) @ asked_vector + np.array([path_fit(by_path[p], said, thing, taught, persons, named)
                                                                     - misplaced(by_path[p]) for p in paths])
         near = {paths[i] for i in np.argsort(-path_scores, kind="stable")[:PATHS]}
         found = [c for c in found if c.path_words() in near]
@@ -296,7 +315,7 @@ class Discriminate(dspy.Module):
                  compared(question) is not None and "compared" in self.levers
                  or equates(question) and "loops" in self.levers)
         scores = self._embed([c.words() for c in found]) @ asked_vector \
-            + np.array([path_fit(c, said, thing, taught, persons) + returns_fit(c, said)
+            + np.array([path_fit(c, said, thing, taught, persons, named) + returns_fit(c, said)
                         - UNSAID_COST * (unsaid(c, schema_words, taught) + len(stated - c.bound))
                         - RANK_COST * ((ranks[0] and c.order is None) + (ranks[1] and c.group is None)
                                        + (ranks[2] and c.counted is None) + (ranks[3] and c.absent is None)

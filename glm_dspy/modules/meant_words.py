@@ -23,6 +23,7 @@ from glm_dspy.modules.question_facts import word_stem
 
 MEANT_MIN = 0.5  # cosine of a word and the schema name it says (MiniLM: "trained"-mentor 0.52, "worked"-prize 0.35)
 MEANT_MARGIN = 0.08  # ... over the next nearest name ("born": birth city 0.58, birth date 0.56: neither)
+NEAR_MIN = 0.4  # cosine of a word and a name it may say, where a reading must say a value ("died"-death date 0.46)
 MIN_LETTERS = 3
 TIME_PARTS = frozenset({YEAR, MONTH, DECADE, "day", "date"})  # parts of a value, which readings group by (ranked.py)
 
@@ -74,3 +75,14 @@ def meant_by_word(words: list[str], names: list[str], embed) -> dict[str, set[st
         if row[first] >= MEANT_MIN and row[first] - row[second] >= MEANT_MARGIN:
             found[word] = {word_stem(w) for w in names[first].split() if w not in FUNCTION_WORDS}
     return found
+
+
+def near_names(words: list[str], names: list[str], embed) -> set[str]:
+    """The names (of `names`) some word of `words` may say: those within MEANT_MARGIN of the
+    word's nearest name, at cosine NEAR_MIN or more ("born": birth city and birth date; "died":
+    death date). Looser than `meant_by_word`: it asks whether a reading's value is said at all,
+    not which name a word says."""
+    if not words or not names:
+        return set()
+    similarity = embed(words) @ embed(names).T
+    return {names[i] for row in similarity for i in np.flatnonzero((row >= NEAR_MIN) & (row >= row.max() - MEANT_MARGIN))}

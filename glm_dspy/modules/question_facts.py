@@ -85,12 +85,15 @@ def asked_words(question: str) -> list[str]:
 
 def word_stem(word: str) -> str:
     """A word without its plural or verb ending, to meet a relation's or feature's name
-    ("mentored", "mentors" -> mentor; "cities" -> city; "born" stays)."""
+    ("mentored", "mentors" -> mentor; "cities" -> city; "born" stays), and without a last
+    silent "e", so a word whose ending kept or swallowed it meets its own name ("laureates" and
+    "laureate", "shared" and "share", "boxes" and "box" -> laureat, shar, box)."""
     word = word.lower()
-    for ending, instead in (("ies", "y"), ("ied", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
-        if len(word) > len(ending) + 3 and word.endswith(ending) and not word.endswith("ss"):
-            return word[: -len(ending)] + instead
-    return word
+    for ending, instead in (("ies", "y"), ("ied", "y"), ("ing", ""), ("ed", ""), ("s", "")):
+        if len(word) > len(ending) + 2 and word.endswith(ending) and not word.endswith("ss"):
+            word = word[: -len(ending)] + instead
+            break
+    return word[:-1] if len(word) > 3 and word.endswith("e") and not word.endswith("ee") else word
 
 
 def asked_thing(question: str) -> str | None:
@@ -288,6 +291,17 @@ def compared(question: str) -> str | None:
     if _BEFORE.search(question):
         return "<"
     return ">" if _AFTER.search(question) else None
+
+
+_ELIDED = re.compile(r"\b(?:before|after|earlier than|later than|prior to|sooner than|ahead of)\b[^.?!;,]*?"
+                     r"\b(?:did|does|do|was|were|is|are|had|has|have)\s*[.?!]?\s*$", re.IGNORECASE)
+
+
+def elided(question: str) -> bool:
+    """Whether the question's comparison leaves out its verb, ending on "did", "was", "had"
+    ("won their prize before their own mentor did"): the verb said first holds for both, so both
+    sides compare one value; not "born after their mentor died", which says each."""
+    return bool(_ELIDED.search(question.strip()))
 
 
 _ASKS_PERSON = re.compile(r"(?:^|[.?!;:]\s*)\W*(?:(?:with|by|to|for|from|of)\s+)?(?:who|whom)\b", re.IGNORECASE)

@@ -10,6 +10,7 @@ from collections import Counter
 from glm_dspy.modules.question_facts import word_stem
 from glm_dspy.graphs.cypher.anchors import stem
 from glm_dspy.graphs.cypher.candidates import COUNT, Candidate, Start
+from glm_dspy.graphs.cypher.compared import Compared
 
 HOP_COST = 0.06  # of cosine, per hop: of two readings alike in meaning, the shorter first
 THING_BONUS = 0.15  # of cosine, to a reading that ends at the node type the question asks for by name
@@ -22,11 +23,14 @@ RANK_COST = 0.1  # of cosine, to a reading that does not rank where the question
 
 
 def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
-             persons: frozenset[str] = frozenset()) -> float:
+             persons: frozenset[str] = frozenset(), named_back: frozenset[str] = frozenset()) -> float:
     """How a reading's path binds the question's words, in cosine units: each hop costs HOP_COST
     (of two readings alike in meaning, the shorter first) and each hop taken forwards whose
     relation the question says (as often as it says it; "mentored" says mentor) earns
-    RELATION_BONUS back and more (a hop taken backwards is named for where it comes from), as
+    RELATION_BONUS back and more (a hop taken backwards over a relation of `named_back`, one
+    that never joins a type to itself, is named for the type it reaches: "his prize" from a
+    laureate, backwards over the prize's laureate; a laureate's student, backwards over mentor,
+    is not named by "laureate"), as
     does each hop the question says in words the bank teaches (`taught`: "darling" -> spouse); the
     question's words its starts bind earn COVER_BONUS each; an end of the type the question asks
     for by name, or (`persons`: the person types of a "who" question) of a type of people, earns
@@ -34,7 +38,9 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
     question names the type it asks for (then that type alone fits best: "how many countries",
     not countries and institutions)."""
     hops = hops_of(c)
-    relations = Counter(word_stem(word) for hop in hops if hop.outgoing for word in hop.relation.split("_"))
+    relations = Counter(word_stem(word) for hop in hops
+                        for word in (hop.relation if hop.outgoing else hop.type_name if hop.relation in named_back
+                                     else "").split("_") if word)
     relation_words = sum(min(n, said[word]) for word, n in relations.items())
     taken = Counter((hop.relation, hop.outgoing) for hop in hops)
     relation_words += sum(min(n, taught[relation]) for relation, n in taken.items())
@@ -42,6 +48,12 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
     asked_type = (thing is not None and stem(thing) in end_types) or bool(persons & set(answer_types(c)))
     return (- HOP_COST * len(hops) + RELATION_BONUS * relation_words + COVER_BONUS * len(c.bound)
             + THING_BONUS * asked_type + UNION_BONUS * bool(c.hops and c.hops[-1].also and thing is None))
+
+
+def named_back(schema) -> frozenset[str]:
+    """The relations a hop backwards over which is named for the type it reaches (`path_fit`):
+    those that never join a type to itself, so the type says which way the hop goes."""
+    return frozenset(name for name, pairs in schema.relations.items() if all(a != b for a, b in pairs))
 
 
 def hops_of(c: Candidate) -> tuple:
@@ -68,6 +80,32 @@ def unsaid(c: Candidate, asked: set[str], taught: Counter) -> int:
     bound = {word_stem(w) for s in starts for w in s.bound}
     taken = Counter((hop.relation, hop.outgoing) for hop in hops)
     return len(asked - used - bound) + sum(max(0, n - taken[relation]) for relation, n in taught.items())
+
+
+def compared_unsaid(c: Candidate, said: Counter, near: set[str], elided: bool) -> int:
+    """Of a reading that compares two values of its end's own (graphs/cypher/compared.py), how
+    many are unsaid: each side's time must be said, by its feature's words or a word near it in
+    meaning (`near`, names in words: "born" may say birth date, "died" death date), or by the
+    thing that holds it ("their prize", "their mentor"; `_time_said`): the end's own time only by
+    its feature.
+    Where the question leaves out the verb of its second side (`elided`: "before their mentor
+    did"), both sides compare the same feature, else one more is unsaid."""
+    compared = c.loop
+    if not isinstance(compared, Compared):
+        return 0
+    sides = ((compared.first, compared.first_feature), (compared.second, compared.second_feature))
+    missing = sum(not _time_said(hops, feature, said, c.end_type) and feature.replace("_", " ") not in near
+                  for hops, feature in sides)
+    return missing + (elided and compared.first_feature != compared.second_feature)
+
+
+def _time_said(hops: tuple, feature: str, said: Counter, end_type: str) -> bool:
+    """Whether a time is said by its feature's words, or by the thing that holds it: the last
+    hop's relation (backwards, its type), but for the end's own type, which the question's word
+    for what it asks names ("laureates" says no other laureate)."""
+    holder = [hops[-1].relation if hops[-1].outgoing else hops[-1].type_name] if hops else []
+    holder = [name for name in holder if name != end_type]
+    return any(said[word_stem(w)] for name in (feature, *holder) for w in name.split("_"))
 
 
 def returns_fit(c: Candidate, said: Counter) -> float:

@@ -6,9 +6,10 @@ mentor -> prize -> laureate; "the student of the man who shared Felix Bloch's pr
 forwards, since either way the prize is said next to Bloch and the student furthest from him.
 
 The readings' ranking (glm_dspy/modules/discriminate.py) makes each hop said out of that order
-cost. A hop is said by its relation's words (taken backwards, also by the words of the type it
-reaches: "his prize" from a laureate), as the question says them, in the bank's words or in
-other words (glm_dspy/modules/meant_words.py); the words a start was bound from say no hop.
+cost. A hop is said by its relation's words (taken backwards over a relation that never joins a
+type to itself, also by the words of the type it reaches: "his prize" from a laureate), as the question says them, in the
+bank's words or in other words (glm_dspy/modules/meant_words.py); the words a start was bound
+from say no hop.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ def said_at(question: str, meant: dict[str, set[str]], taught: dict[str, tuple[s
     return [{word_stem(w), *meant.get(w, ()), *([taught[w]] if w in taught else [])} for w in words]
 
 
-def order_misses(start_words: frozenset[str], hops: tuple, said: list[set]) -> int:
+def order_misses(start_words: frozenset[str], hops: tuple, said: list[set],
+                 named_back: frozenset[str] = frozenset()) -> int:
     """How many of a path's `hops` (from a start bound from the question's `start_words`) are
     said nearer the start than a hop before them (`distances`): each hop is placed at the nearest
     distance that says it, no nearer than the hop before, else at the furthest that does (one
@@ -41,7 +43,7 @@ def order_misses(start_words: frozenset[str], hops: tuple, said: list[set]) -> i
     own = {word_stem(w) for w in start_words}
     misses, last = 0, 0
     for hop in hops:
-        marks = _marks(hop) - own
+        marks = _marks(hop, named_back) - own
         placed = sorted({d for d, words in zip(distances, said) if d and marks & words})
         if not placed:
             continue
@@ -77,11 +79,12 @@ def _distances(start_words: frozenset[str], said: list[set]) -> list[int] | None
     return [first - i + chain - last if i < first else 0 if i <= last else i - last for i in range(len(said))]
 
 
-def _marks(hop) -> set:
+def _marks(hop, named_back: frozenset[str]) -> set:
     """What says a hop: its relation's words and (relation, outgoing) as the bank teaches it;
-    taken backwards, also the words of the type it reaches."""
+    taken backwards over a relation of `named_back` (glm_dspy/modules/reading_fit.py), also the
+    words of the type it reaches."""
     marks = {word_stem(w) for w in hop.relation.split("_")} | {(hop.relation, hop.outgoing)}
-    if not hop.outgoing:
+    if not hop.outgoing and hop.relation in named_back:
         marks |= {word_stem(w) for w in hop.type_name.split("_")}
     return marks
 
