@@ -44,11 +44,12 @@ def _questions(args) -> list[tuple[str, str, list[str]]]:
                 except (json.JSONDecodeError, KeyError) as error:
                     sys.exit(f"{args.questions}:{number}: not a question record ({error})")
         return rows
+    from glm_dspy.evaluation.evaluate import question_kind
     from glm_dspy.graphs.datasets import load_questions
 
     found = load_questions(args.dataset, args.db, split=args.split)
     random.Random(args.seed).shuffle(found)
-    return [(q.tier or "all", q.question, list(q.golds)) for q in found]
+    return [(q.tier or question_kind(q) or "all", q.question, list(q.golds)) for q in found]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         shown = program.shown(question)
         right = [any(exact_match(", ".join(values), gold) for gold in golds) for _, values, _ in shown]
         found = nearest.answer(question, StepLog())  # the first shown, or a yes/no question's answer
-        for key in (kind, "all"):
+        for key in dict.fromkeys((kind, "all")):  # a question of no kind counts once
             counts[key]["n"] += 1
             counts[key]["oracle@k"] += any(right)
             counts[key]["nearest"] += found is not None and any(exact_match(found[0], gold) for gold in golds)
@@ -105,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
             with dspy.context(adapter=dspy.ChatAdapter()):
                 found = program.answer(question, StepLog())
             picked = found is not None and any(exact_match(found[0], gold) for gold in golds)
-            for key in (kind, "all"):
+            for key in dict.fromkeys((kind, "all")):  # a question of no kind counts once
                 counts[key]["model"] += picked
     seconds = (time.perf_counter() - started) / max(1, len(rows))
     arms = [arm for arm in ARMS if arm != "model" or args.model]

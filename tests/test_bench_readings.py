@@ -26,3 +26,10 @@ def test_a_lever_to_turn_off_is_one_discriminate_has(nobel_db, tmp_path):
     questions.write_text(json.dumps({"question": "Who?", "answer": "no"}) + "\n")
     with pytest.raises(SystemExit, match="no lever rankd"):
         readings.main(["--questions", str(questions), "--db", str(nobel_db), "--off", "rankd"])
+
+
+def test_a_question_of_no_kind_counts_once(nobel_db, tmp_path, capsys):
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(json.dumps({"question": "In which city was Marie Curie born?", "answer": "Warsaw"}) + "\n")
+    assert readings.main(["--questions", str(questions), "--db", str(nobel_db)]) == 0
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["n"] == 1
