@@ -65,3 +65,12 @@ def test_values_said_of_one_thing_bind_one_start(nobel_graph):
     readings = Discriminate(nobel_graph).readings("What is the family name of the 1935 physics laureate?")
     assert readings[0].join is None and Discriminate(nobel_graph).answer(
         "What is the family name of the 1935 physics laureate?", StepLog())[0] == "Chadwick"
+
+
+def test_a_time_the_question_does_not_name_is_its_stated_starts(nobel_graph):
+    # "saw the most medicine laureates": the medicine prizes' years, not the laureates' births
+    top = Discriminate(nobel_graph).readings("Which decade had the most medicine laureates?")[0]
+    assert top.group is not None and (top.group.key.at, top.group.key.type_name) == (0, "prize")
+    # a time the question names is its own: "born" says the laureates' birth dates
+    top = Discriminate(nobel_graph).readings("In which decade were the most medicine laureates born?")[0]
+    assert top.group is not None and top.group.key.feature == "birth_date"

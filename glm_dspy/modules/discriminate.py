@@ -59,7 +59,8 @@ from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, asked, 
 from glm_dspy.modules.meant_words import meant_by_word, near_names, open_words, schema_names
 from glm_dspy.modules.question_starts import question_starts
 from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, compared_unsaid, hops_of, is_stated,
-                                          named_back, path_fit, returns_fit, starts_of_reading, unsaid)
+                                          named_back, path_fit, returns_fit, starts_of_reading, unnamed_time,
+                                          unsaid)
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.modules.taught_words import mentions, taught_words
 from glm_dspy.modules.word_order import ORDER_COST, order_misses, said_at
@@ -284,8 +285,10 @@ class Discriminate(dspy.Module):
         if "meant" in self.levers:  # schema names said in other words ("trained": mentor)
             meant = meant_by_word(words, self._names(), self._embed)
             said += Counter(stem_ for stems in meant.values() for stem_ in stems)
-        near = near_names(words, self._names(), self._embed) if any(isinstance(c.loop, Compared) for c in found) \
-            else set()
+        near = near_names(words, self._names(), self._embed)
+        times = {f.replace("_", " ") for t, node_type in self.graph.schema.node_types.items()
+                 for f in node_type.features if self._timed(t, f)}
+        time_named = bool(near & times) or any(all(said[word_stem(w)] for w in name.split()) for name in times)
         placed = said_at(question, meant, self._taught) if "order" in self.levers else None
         named = named_back(self.graph.schema)
 
@@ -320,7 +323,7 @@ class Discriminate(dspy.Module):
                         - RANK_COST * ((ranks[0] and c.order is None) + (ranks[1] and c.group is None)
                                        + (ranks[2] and c.counted is None) + (ranks[3] and c.absent is None)
                                        + (ranks[4] and c.loop is None))
-                        - misplaced(c)
+                        - misplaced(c) - UNSAID_COST * (not time_named and unnamed_time(c, self._timed))
                         for c in found])
         return [found[i] for i in np.argsort(-scores, kind="stable")]
 

@@ -108,6 +108,15 @@ def _time_said(hops: tuple, feature: str, said: Counter, end_type: str) -> bool:
     return any(said[word_stem(w)] for name in (feature, *holder) for w in name.split("_"))
 
 
+def unnamed_time(c: Candidate, timed) -> bool:
+    """Whether a reading ranks by a time (`timed(type, feature)`) that is not its stated start's:
+    where the question names no time ("Which decade saw the most chemistry laureates?"), the
+    time it ranks by is that of the thing it states (the chemistry prizes' years), not another
+    node's on the path (the laureates' birth dates)."""
+    return any(timed(key.type_name, key.feature) and not (key.side == "a" and key.at == 0 and is_stated(c.start))
+               for key in ranked_keys(c))
+
+
 def returns_fit(c: Candidate, said: Counter) -> float:
     """FEATURE_BONUS to a reading that returns a feature the question names ("in which year":
     the prize's `year`, not its `date_awarded`)."""
