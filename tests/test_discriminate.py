@@ -178,6 +178,33 @@ def test_a_choice_offers_its_answers_and_the_reading_that_reads_one_comes_first(
         assert shown[0][1] == [city], [(c.words(), v) for c, v, _ in shown[:3]]
 
 
+def test_a_reading_kuzu_cannot_run_is_skipped_and_no_readable_graph_gives_way(nobel_graph, monkeypatch):
+    """Kuzu fails a query whose working set outgrows its buffer pool ("Unable to allocate memory!
+    The buffer pool is full") with a RuntimeError, and the process lives on: that reading reads
+    nothing and the next answers; where none can be read, the fallback answers, never an empty
+    answer or the error."""
+    program = Discriminate(nobel_graph, fallback=Fallback(), chooser="nearest")
+    store, read = nobel_graph.store, nobel_graph.store.read
+    first = program.shown(QUESTION)[0]
+
+    def failing_first(cypher, **kwargs):
+        if cypher == first[0].cypher:
+            raise RuntimeError("Buffer manager exception: Unable to allocate memory! The buffer pool is full")
+        return read(cypher, **kwargs)
+
+    monkeypatch.setattr(store, "read", failing_first)
+    shown = program.shown(QUESTION)
+    assert shown and first[0].cypher not in [c.cypher for c, _, _ in shown]
+
+    def failing(cypher, **kwargs):
+        raise RuntimeError("Buffer manager exception: Unable to allocate memory! The buffer pool is full")
+
+    monkeypatch.setattr(store, "read", failing)
+    with dspy.context(lm=DummyLM([])):
+        prediction = program(question="Who won the physics prize in the year Marie Curie won hers?")
+    assert prediction.answer == "from the fallback" and prediction.error_category is None
+
+
 @pytest.fixture(scope="module")
 def triples_graph(tmp_path_factory, embedder):
     from glm_dspy import cli

@@ -52,7 +52,8 @@ from glm_dspy.modules.copyable_lock import CopyableLock
 from glm_dspy.modules.question_facts import COUNT as COUNT_ASKED
 from glm_dspy.modules.embedding_cache import EmbeddingCache
 from glm_dspy.modules.person_types import person_types
-from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, asked, asked_words, asks_person, compared,
+from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, arithmetic, asked, asked_words, asks_person,
+                                             compared,
                                              compares, count_bound, elided, equates,
                                              extreme, fits, meets_in_time, most, negated, question_values,
                                              refers_back, word_stem)
@@ -60,7 +61,7 @@ from glm_dspy.modules.meant_words import meant_by_word, near_names, open_words, 
 from glm_dspy.modules.question_starts import question_starts
 from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, compared_unsaid, hops_of, is_stated,
                                           named_back, path_fit, returns_fit, starts_of_reading, unnamed_time,
-                                          unsaid)
+                                          unrealized, unsaid)
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.modules.taught_words import mentions, taught_words
 from glm_dspy.modules.word_order import ORDER_COST, order_misses, said_at
@@ -90,7 +91,7 @@ JOIN_HOPS = 2  # the longest path of a start that joins another's
 NONE = "none of these: the question asks something else"
 # each measured on and off (bench/readings.py --off)
 LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "counted", "absent", "loops",
-                    "compared", "persons", "meant", "order"})
+                    "compared", "persons", "meant", "order", "gate"})
 MODEL, NEAREST = "model", "nearest"  # who chooses the reading
 
 
@@ -349,17 +350,25 @@ class Discriminate(dspy.Module):
         it gives, its start's own name) is an echo and is left out; the names of nodes a path
         reaches are what the graph holds, even where the question says them. Of a question that
         offers answers to choose from ("... a physics or a chemistry prize?"), the best reading
-        that reads one of them comes first."""
+        that reads one of them comes first; elsewhere a reading's values leave out the things the
+        question names (`_others`)."""
         kept, seen = [], set()
         said = set(folded(question).split())  # a reading that reads back only what the question says is an echo
         offered = {stem(word) for word in alternatives(question)}
         chosen = []  # of a choice between offered answers, the readings that read one of them
-        for reading in self.readings(question)[:MAX_TRIED]:
-            result = self.graph.store.read(reading.cypher)
+        readings = self.readings(question)[:MAX_TRIED]
+        named = {(s.type_name, s.said) for c in readings for s in starts_of_reading(c) if s.is_named}
+        for reading in readings:
+            try:
+                result = self.graph.store.read(reading.cypher)
+            except RuntimeError:  # Kuzu could not run it (buffer pool full, past its time): it reads nothing
+                continue
             values = list(dict.fromkeys(_text(next(iter(row.values()))) for row in result.rows
                                         if next(iter(row.values())) not in (None, [], "")))
             if offered and values and {stem(v) for v in values} <= offered:
                 chosen.append((reading, values, result.text))
+            elif not offered:
+                values = _others(values, {name for type_name, name in named if type_name in answer_types(reading)})
             if values and not (reading.returns == COUNT and values == ["0"]) and tuple(values) not in seen \
                     and not (_states(reading, self.graph.schema) and all(set(folded(v).split()) <= said for v in values)):
                 seen.add(tuple(values))
@@ -370,13 +379,17 @@ class Discriminate(dspy.Module):
 
     def answer(self, question: str, log: StepLog) -> tuple[str, str] | None:
         """(answer, the query that read it), its steps added to `log`; None where no reading
-        answers: a yes/no question (no reading is one), no start, no reading that reads rows, or
-        the model's 0."""
+        answers: a yes/no question (no reading is one), no start, no reading that reads rows, a
+        graph Kuzu could not read (its buffer pool full, past a query's time), or the model's 0."""
         if self.graph.retriever.node_index is None:
             return None
-        if asked(question) == YES_NO:
-            return self._yes_no(question, log) if "yes/no" in self.levers else None
-        shown = self.shown(question)
+        try:
+            if asked(question) == YES_NO:
+                return self._yes_no(question, log) if "yes/no" in self.levers else None
+            shown = self.shown(question)
+        except RuntimeError as error:  # Kuzu could not run a reading's query: the readings do not answer
+            log.add(Step("graph", output=f"no reading: the graph could not be read ({error})"))
+            return None
         if not shown:
             return None
         numbered = "\n".join([f"{i}. {c.words()} = {', '.join(values[:SHOWN_VALUES])}"
@@ -396,8 +409,21 @@ class Discriminate(dspy.Module):
         if not picked:
             return None
         reading, values, text = shown[picked - 1]
+        missing = unrealized(reading, self._asks(question)) if "gate" in self.levers else []
+        if missing:  # it reads another question's answer: the fallback answers
+            log.add(Step("graph", code=text, output=f"not answered by a reading: it does not do {', '.join(missing)}"))
+            return None
         log.add(Step("graph", code=text, output="\n".join(values[:MAX_VALUES])))
         return ", ".join(values[:MAX_VALUES]), text
+
+    def _asks(self, question: str) -> dict[str, bool]:
+        """What the question asks of its answer beyond a path's values (`unrealized`); nothing
+        of a choice between offered answers, which a plain reading reads."""
+        if alternatives(question):
+            return {}
+        return {"arithmetic": arithmetic(question) is not None, "first or last": extreme(question) is not None,
+                "the most or the fewest": most(question) is not None,
+                "a bound on a count": count_bound(question) is not None and "counted" in self.levers}
 
     def _yes_no(self, question: str, log: StepLog) -> tuple[str, str] | None:
         """A yes/no question asks whether the things it states meet: a path of one start only
@@ -429,6 +455,14 @@ class Discriminate(dspy.Module):
         with listening(log.add):  # its steps join this log as they complete (told once)
             fallen = self.fallback(question=question)
         return log.prediction(fallen.answer or None, fallen.error_category, cypher=getattr(fallen, "cypher", ""))
+
+
+def _others(values: list[str], named: set[str]) -> list[str]:
+    """A list's values but the things the question names: "the co-authors of X on paper P" are
+    P's authors but X. A value that is all a reading reads stays (X's own canonical version may
+    be X)."""
+    others = [v for v in values if v not in named]
+    return others or values
 
 
 def _states(c: Candidate, schema) -> bool:

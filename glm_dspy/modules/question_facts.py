@@ -196,6 +196,19 @@ def extreme(question: str) -> bool | None:
     return True if last else False if first else None
 
 
+_AVERAGE = re.compile(r"\b(?:average|median)\b|\b(?:the|a|its|their)\s+mean\b(?!\s+(?:by|that|to)\b)", re.IGNORECASE)
+_SUM = re.compile(r"\b(?:sum|combined|altogether|total)\b(?!\s+(?:number|count)\b)", re.IGNORECASE)
+
+
+def arithmetic(question: str) -> str | None:
+    """The arithmetic the question asks of the values it reads: "avg" for an average, a mean or
+    a median ("the average publication year of X's papers"), "sum" for a total or a sum ("the
+    total prize money"; not a count: "how many ... in total", "the total number of"); else None."""
+    if _AVERAGE.search(question):
+        return "avg"
+    return "sum" if _SUM.search(question) and asked(question) != COUNT and not _COUNT.search(question) else None
+
+
 def most(question: str) -> bool | None:
     """Whether the question asks for the value shared by the most things ("in which month were
     the most ... born", "the most common first name"): True; by the fewest: False; else None."""

@@ -123,6 +123,17 @@ def returns_fit(c: Candidate, said: Counter) -> float:
     return FEATURE_BONUS * (c.returns != COUNT and all(said[word_stem(w)] for w in c.returns.split("_")))
 
 
+def unrealized(c: Candidate, facts: dict[str, bool]) -> list[str]:
+    """What the question asks of its answer that the reading does not do (`facts`: each of
+    "arithmetic", "first or last", "the most or the fewest", "a bound on a count" it asks for):
+    an average or a sum no reading computes; a first or a last it does not order by; the most or
+    the fewest it does not group by; a count it does not bound. A reading that leaves out what
+    the question asks reads another question's answer."""
+    done = {"arithmetic": False, "first or last": c.order is not None, "the most or the fewest": c.group is not None,
+            "a bound on a count": c.counted is not None}
+    return [what for what, asks in facts.items() if asks and not done[what]]
+
+
 def starts_of_reading(c: Candidate) -> tuple[Start, ...]:
     return (c.start,) + ((c.join[0],) if c.join else ()) + ((c.meets.other,) if c.meets is not None else ())
 

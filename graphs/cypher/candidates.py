@@ -351,7 +351,8 @@ def joined_candidates(store, schema, first: Start, first_paths, second: Start, s
     that end at nodes of one type, at most `max_hops` hops together, and meet at some node
     (checked with one query each); shortest first, at most `max_joins` pairs. Two starts bound
     from the same words of the question (1913 as a prize's year and as a birth year) are two
-    readings of those words, never one reading joining them: they give none."""
+    readings of those words, never one reading joining them: they give none. A probe that Kuzu
+    cannot run (its buffer pool full, past its time) offers no join: unchecked, it is no reading."""
     if first.bound & second.bound:
         return []
     pairs = sorted(((p, q) for p in first_paths for q in second_paths
@@ -361,7 +362,10 @@ def joined_candidates(store, schema, first: Start, first_paths, second: Start, s
     result = []
     for p, q in pairs:
         probe = Candidate(first, p, COUNT, False, (second, q))
-        if not store.read(probe.cypher).rows[0]["count"]:
+        try:
+            if not store.read(probe.cypher).rows[0]["count"]:
+                continue
+        except RuntimeError:  # Kuzu's errors: "buffer pool is full", "Interrupted."
             continue
         result += readings_of(schema, first, [p], (second, q))
         if len(result) >= max_joins * 4:
