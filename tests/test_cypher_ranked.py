@@ -81,6 +81,19 @@ def test_a_group_reads_the_part_of_a_date_the_most_end_nodes_share(store, rows, 
     assert "the decade of prize year with the most laureate" in decade.words()
 
 
+def test_an_end_s_own_name_groups_the_nodes_one_hop_before_it(store, index):
+    """"Which laureate won the most chemistry prizes?": the laureates the chemistry prizes reach,
+    each counted by the prizes that reach it (not by itself: every end is one end)."""
+    plain = readings_of(store.schema, CHEMISTRY, [TO_LAUREATE])
+    ranked = ranked_readings(store.schema, index, plain, descending=None, most=True)
+    top = next(c for c in ranked if c.group == Group(Key("a", 1, "laureate", "name"), None))
+    prizes = Counter(r["n"] for r in store.query(
+        "MATCH (p:prize)-[:rel_laureate]->(l:laureate) WHERE p.category = 'Chemistry' RETURN DISTINCT p.id AS p, l.name AS n"))
+    most = max(prizes.values())
+    assert most > 1 and _read(store, top) == [min(n for n, k in prizes.items() if k == most)]
+    assert top.words().endswith("the laureate name with the most prize")
+
+
 def test_a_named_start_is_one_node_and_is_not_ranked(store, index):
     (row,) = store.query("MATCH (l:laureate {name: 'Marie Curie'}) RETURN l.id AS id")
     curie = Start.named("laureate", "name", "Marie Curie", row["id"])

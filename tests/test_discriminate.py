@@ -9,8 +9,8 @@ import pytest
 from dspy.utils import DummyLM
 
 from glm_dspy.modules.discriminate import LEVERS, Discriminate
-from glm_dspy.modules.question_facts import (COUNT, DATE, NAME, YES_NO, alternatives, asked, asked_thing, coordinated,
-                                             count_bound, extreme, most, negated)
+from glm_dspy.modules.question_facts import (COUNT, DATE, NAME, YES_NO, alternatives, arithmetic, asked, asked_thing,
+                                             coordinated, count_bound, extreme, most, negated)
 from glm_dspy.runs.steps import StepLog
 from glm_dspy.graphs.cypher.anchors import Condition
 
@@ -203,6 +203,32 @@ def test_a_reading_kuzu_cannot_run_is_skipped_and_no_readable_graph_gives_way(no
     with dspy.context(lm=DummyLM([])):
         prediction = program(question="Who won the physics prize in the year Marie Curie won hers?")
     assert prediction.answer == "from the fallback" and prediction.error_category is None
+
+
+@pytest.mark.parametrize("question, asks", [
+    ("What is the average publication year of the papers by Ann Lee, rounded to the nearest year?", "avg"),
+    ("What is the mean age of the physics laureates?", "avg"),
+    ("What was the total prize money of the 1903 prizes?", "sum"),
+    ("How many prizes were awarded in total?", None),  # a count
+    ("What is the total number of chemistry prizes?", None),
+    ("What does 'laureate' mean?", None),  # the verb
+])
+def test_an_average_or_a_sum_is_read_from_the_words(question, asks):
+    assert arithmetic(question) == asks
+
+
+@pytest.mark.parametrize("question", ["What is the average birth year of the physics laureates of 1903?",
+                                      "Which laureate of the 1903 physics prize was born first?"])
+def test_a_reading_that_leaves_out_what_the_question_asks_gives_way(nobel_graph, question):
+    """No reading averages; a reading that does not order does not read the first: the nearest
+    reading reads another question's answer, so the fallback answers. Without the gate it does."""
+    program = Discriminate(nobel_graph, fallback=Fallback(), chooser="nearest", levers=LEVERS - {"ranked"})
+    with dspy.context(lm=DummyLM([])):
+        prediction = program(question=question)
+    assert prediction.answer == "from the fallback"
+    assert any("not answered by a reading" in step["output"] for step in prediction.steps)
+    ungated = Discriminate(nobel_graph, chooser="nearest", levers=LEVERS - {"ranked", "gate"})
+    assert ungated.answer(question, StepLog()) is not None
 
 
 @pytest.fixture(scope="module")

@@ -53,8 +53,7 @@ from glm_dspy.modules.question_facts import COUNT as COUNT_ASKED
 from glm_dspy.modules.embedding_cache import EmbeddingCache
 from glm_dspy.modules.person_types import person_types
 from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, arithmetic, asked, asked_words, asks_person,
-                                             compared,
-                                             compares, count_bound, elided, equates,
+                                             compared, compares, count_bound, elided, equates,
                                              extreme, fits, meets_in_time, most, negated, question_values,
                                              refers_back, word_stem)
 from glm_dspy.modules.meant_words import meant_by_word, near_names, open_words, schema_names
@@ -62,6 +61,7 @@ from glm_dspy.modules.question_starts import question_starts
 from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, compared_unsaid, hops_of, is_stated,
                                           named_back, path_fit, returns_fit, starts_of_reading, unnamed_time,
                                           unrealized, unsaid)
+from glm_dspy.modules.relation_voice import object_words
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.modules.taught_words import mentions, taught_words
 from glm_dspy.modules.word_order import ORDER_COST, order_misses, said_at
@@ -91,7 +91,7 @@ JOIN_HOPS = 2  # the longest path of a start that joins another's
 NONE = "none of these: the question asks something else"
 # each measured on and off (bench/readings.py --off)
 LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "counted", "absent", "loops",
-                    "compared", "persons", "meant", "order", "gate"})
+                    "compared", "persons", "meant", "order", "gate", "voice"})
 MODEL, NEAREST = "model", "nearest"  # who chooses the reading
 
 
@@ -306,8 +306,10 @@ class Discriminate(dspy.Module):
             by_path.setdefault(c.path_words(), c)
         paths = list(by_path)
         taught, persons = mentions(question, self._taught), self._person_types(question)
-        path_scores = self._embed(paths) @ asked_vector + np.array([path_fit(by_path[p], said, thing, taught, persons, named)
-                                                                    - misplaced(by_path[p]) for p in paths])
+        voiced = object_words(question) if "voice" in self.levers else None
+        path_scores = self._embed(paths) @ asked_vector \
+            + np.array([path_fit(by_path[p], said, thing, taught, persons, named, voiced) - misplaced(by_path[p])
+                        for p in paths])
         near = {paths[i] for i in np.argsort(-path_scores, kind="stable")[:PATHS]}
         found = [c for c in found if c.path_words() in near]
         schema_words = self._schema_words() & set(said) - {word_stem(w) for w in self._taught}
@@ -319,8 +321,8 @@ class Discriminate(dspy.Module):
                  compared(question) is not None and "compared" in self.levers
                  or equates(question) and "loops" in self.levers)
         scores = self._embed([c.words() for c in found]) @ asked_vector \
-            + np.array([path_fit(c, said, thing, taught, persons, named) + returns_fit(c, said)
-                        - UNSAID_COST * (unsaid(c, schema_words, taught) + len(stated - c.bound))
+            + np.array([path_fit(c, said, thing, taught, persons, named, voiced) + returns_fit(c, said)
+                        - UNSAID_COST * (unsaid(c, schema_words, taught, voiced) + len(stated - c.bound))
                         - RANK_COST * ((ranks[0] and c.order is None) + (ranks[1] and c.group is None)
                                        + (ranks[2] and c.counted is None) + (ranks[3] and c.absent is None)
                                        + (ranks[4] and c.loop is None))
@@ -421,7 +423,8 @@ class Discriminate(dspy.Module):
         of a choice between offered answers, which a plain reading reads."""
         if alternatives(question):
             return {}
-        return {"arithmetic": arithmetic(question) is not None, "first or last": extreme(question) is not None,
+        return {"an average or a sum": arithmetic(question) is not None,
+                "a first or a last": extreme(question) is not None,
                 "the most or the fewest": most(question) is not None,
                 "a bound on a count": count_bound(question) is not None and "counted" in self.levers}
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 from glm_dspy.modules.question_facts import word_stem
+from glm_dspy.modules.relation_voice import said_as_object
 from glm_dspy.graphs.cypher.anchors import stem
 from glm_dspy.graphs.cypher.candidates import COUNT, Candidate, Start
 from glm_dspy.graphs.cypher.compared import Compared
@@ -23,7 +24,8 @@ RANK_COST = 0.1  # of cosine, to a reading that does not rank where the question
 
 
 def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
-             persons: frozenset[str] = frozenset(), named_back: frozenset[str] = frozenset()) -> float:
+             persons: frozenset[str] = frozenset(), named_back: frozenset[str] = frozenset(),
+             words: list[str] | None = None) -> float:
     """How a reading's path binds the question's words, in cosine units: each hop costs HOP_COST
     (of two readings alike in meaning, the shorter first) and each hop taken forwards whose
     relation the question says (as often as it says it; "mentored" says mentor) earns
@@ -36,18 +38,38 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
     for by name, or (`persons`: the person types of a "who" question) of a type of people, earns
     THING_BONUS; an end read into every type its relation reaches earns UNION_BONUS, unless the
     question names the type it asks for (then that type alone fits best: "how many countries",
-    not countries and institutions)."""
+    not countries and institutions). Where the question (`words`) says a start as the object of
+    its first hop's relation ("cited by P": glm_dspy/modules/relation_voice.py), that hop is
+    said taken backwards, not forwards."""
     hops = hops_of(c)
-    relations = Counter(word_stem(word) for hop in hops
-                        for word in (hop.relation if hop.outgoing else hop.type_name if hop.relation in named_back
-                                     else "").split("_") if word)
+    back = said_back(c, words)
+
+    def saying(hop) -> str:
+        if back and hop is c.hops[0]:
+            return "" if hop.outgoing else hop.relation
+        return hop.relation if hop.outgoing else hop.type_name if hop.relation in named_back else ""
+
+    relations = Counter(word_stem(word) for hop in hops for word in saying(hop).split("_") if word)
     relation_words = sum(min(n, said[word]) for word, n in relations.items())
-    taken = Counter((hop.relation, hop.outgoing) for hop in hops)
+    taken = _taken(c, back)
     relation_words += sum(min(n, taught[relation]) for relation, n in taken.items())
     end_types = {stem(t) for t in answer_types(c)}
     asked_type = (thing is not None and stem(thing) in end_types) or bool(persons & set(answer_types(c)))
     return (- HOP_COST * len(hops) + RELATION_BONUS * relation_words + COVER_BONUS * len(c.bound)
             + THING_BONUS * asked_type + UNION_BONUS * bool(c.hops and c.hops[-1].also and thing is None))
+
+
+def said_back(c: Candidate, words: list[str] | None) -> bool:
+    """Whether the question (`words`) says the reading's start as the object of its first hop's
+    relation (glm_dspy/modules/relation_voice.py): the words that say that relation say it
+    taken backwards from there."""
+    return bool(c.hops) and words is not None and said_as_object(words, c.start.bound, c.hops[0].relation)
+
+
+def _taken(c: Candidate, back: bool) -> Counter:
+    """(relation, outgoing) of each hop, as the question's words for relations say them: where
+    the start is said as its first relation's object (`said_back`), that hop's way turned."""
+    return Counter((hop.relation, hop.outgoing != (back and i == 0)) for i, hop in enumerate(hops_of(c)))
 
 
 def named_back(schema) -> frozenset[str]:
@@ -63,22 +85,25 @@ def hops_of(c: Candidate) -> tuple:
         + (c.loop.hops if c.loop is not None else ())
 
 
-def unsaid(c: Candidate, asked: set[str], taught: Counter) -> int:
+def unsaid(c: Candidate, asked: set[str], taught: Counter, words: list[str] | None = None) -> int:
     """How many of the question's schema words the reading leaves unbound: of `asked` (stems of
     the words of relation, type and feature names the question says, but for those its starts
     were bound from), those said neither by its relations, nor its node types, nor what it
     returns or ranks by; of `taught` (how often the question says each relation in the bank's words), the
-    mentions beyond the times it takes that relation."""
+    mentions beyond the times it takes that relation. Where the question says the start as the
+    object of the first hop's relation (`said_back`), a first hop forwards does not say it."""
     hops = hops_of(c)
     starts = starts_of_reading(c)
-    names = [hop.relation for hop in hops] + [t for hop in hops for t in hop.labels] + [c.returns] \
+    back = said_back(c, words)
+    turned = c.hops[0] if back and c.hops[0].outgoing else None
+    names = [hop.relation for hop in hops if hop is not turned] + [t for hop in hops for t in hop.labels] + [c.returns] \
         + [s.type_name for s in starts] + [cond.feature for s in starts for cond in s.conditions] \
         + [key.feature for key in ranked_keys(c)] + ([c.group.part] if c.group is not None and c.group.part else []) \
         + ([c.meets.feature, c.meets.own, c.meets.other.type_name] if c.meets is not None else []) \
         + ([c.counted.type_name, c.counted.feature or ""] if c.counted is not None else [])
     used = {word_stem(w) for name in names for w in name.split("_")}
     bound = {word_stem(w) for s in starts for w in s.bound}
-    taken = Counter((hop.relation, hop.outgoing) for hop in hops)
+    taken = _taken(c, back)
     return len(asked - used - bound) + sum(max(0, n - taken[relation]) for relation, n in taught.items())
 
 
@@ -124,13 +149,14 @@ def returns_fit(c: Candidate, said: Counter) -> float:
 
 
 def unrealized(c: Candidate, facts: dict[str, bool]) -> list[str]:
-    """What the question asks of its answer that the reading does not do (`facts`: each of
-    "arithmetic", "first or last", "the most or the fewest", "a bound on a count" it asks for):
+    """What the question asks of its answer that the reading does not do (`facts`: whether it
+    asks for each of "an average or a sum", "a first or a last", "the most or the fewest", "a
+    bound on a count"):
     an average or a sum no reading computes; a first or a last it does not order by; the most or
     the fewest it does not group by; a count it does not bound. A reading that leaves out what
     the question asks reads another question's answer."""
-    done = {"arithmetic": False, "first or last": c.order is not None, "the most or the fewest": c.group is not None,
-            "a bound on a count": c.counted is not None}
+    done = {"an average or a sum": False, "a first or a last": c.order is not None,
+            "the most or the fewest": c.group is not None, "a bound on a count": c.counted is not None}
     return [what for what, asks in facts.items() if asks and not done[what]]
 
 

@@ -115,7 +115,7 @@ class Candidate:
         if self.order is not None:
             return self.order.tree(match, self._key(self.order.key, end), self._projection(end))
         if self.group is not None:
-            return self.group.tree(match, self._key(self.group.key, end), end)
+            return self.group.tree(match, self._key(self.group.key, end), self._grouped()[0])
         if self.counted is not None:
             key = "a" if self.counted.at == 0 else f"a{self.counted.at}"
             return self.counted.tree(match, key, end, None if self.returns == COUNT else self.returns)
@@ -148,6 +148,16 @@ class Candidate:
             conditions.append(self.loop.condition(end, self.end_labels))
         return Match(tuple(patterns), _all([c for c in conditions if c is not None]))
 
+    def _grouped(self, end: str = "x") -> tuple[str, str]:
+        """What a group counts (its variable, its type): the end nodes that share a key; where the
+        key is the end's own ("the author with the most papers in V": V -> paper -> author), the
+        nodes one hop before it that reach each end."""
+        key = self.group.key
+        if key.side == "a" and self.hops and key.at == len(self.hops):
+            before = len(self.hops) - 1
+            return _node(end, len(self.hops), before), self.hops[before - 1].type_name if before else self.start.type_name
+        return end, self.end_type
+
     def _key(self, key: Key, end: str) -> Property:
         """The key's node as `_path_pattern` names it: the end, a path's start, or its i-th node."""
         hops = self.hops if key.side == "a" else self.join[1]
@@ -174,7 +184,7 @@ class Candidate:
         name' (a hop taken backwards: 'laureate whose birth city it is'; a second path that
         meets it: '... and also <path>')."""
         if self.group is not None:
-            return f"{self.path_words()}: {self.group.words(self.end_type)}"
+            return f"{self.path_words()}: {self.group.words(self._grouped()[1])}"
         if self.counted is not None:
             what = "how many" if self.returns == COUNT else self.returns.replace("_", " ")
             return f"{self.path_words()}: {what} of {self.counted.words(self.end_type)}"
@@ -202,11 +212,26 @@ class Candidate:
         return said
 
 
+PREPOSITIONS = frozenset({"by", "in", "of", "for", "to", "at", "from", "with", "on", "under", "into", "about", "as"})
+
+
+def prepositional(relation: str) -> bool:
+    """Whether a relation is named by a verb and its preposition (`cited_by`, `born_in`,
+    `works_for`): it reads "subject <relation> object"."""
+    parts = relation.lower().split("_")
+    return len(parts) > 1 and parts[-1] in PREPOSITIONS
+
+
 def words_of(start: Start, hops: tuple[Hop, ...]) -> str:
+    """A path in words: a hop forwards by its relation; backwards, the node that has it ("laureate
+    whose mentor it is"), or of a relation named by a verb and its preposition, the node that is
+    so to it ("paper cited by it")."""
     said = [start.said]
     for hop in hops:
         relation = hop.relation.replace("_", " ")
-        said.append(relation if hop.outgoing else f"{' or '.join(hop.labels)} whose {relation} it is")
+        labels = " or ".join(hop.labels)
+        said.append(relation if hop.outgoing else f"{labels} {relation} it" if prepositional(hop.relation)
+                    else f"{labels} whose {relation} it is")
     return " -> ".join(said)
 
 

@@ -44,14 +44,14 @@ def ranked_readings(schema, index: ValueIndex, readings: list[Candidate], *, des
 
 def _parts(index: ValueIndex, key: Key, kind: str, timed: bool, at_end: bool, schema) -> tuple[str | None, ...]:
     """How a key groups: a date by its year, month or decade; a year by itself or its decade;
-    another number, a category or another node's name as it is (the end's own name groups
-    nothing)."""
+    another number, a category or a node's name as it is (the end's own name groups the nodes
+    one hop before it: `Candidate._grouped`; an end that is its start groups nothing)."""
     if kind == DATE:
         return (YEAR, MONTH, DECADE)
     if kind == NUMBER:
         return (None, DECADE) if timed else (None,)
     if kind == TEXT and ((key.type_name, key.feature) in index.categorical
-                         or (not at_end and key.feature == schema.node_types[key.type_name].text_feature)):
+                         or (key.at > 0 or not at_end) and key.feature == schema.node_types[key.type_name].text_feature):
         return (None,)
     return ()
 
