@@ -1,6 +1,6 @@
 """A seeded made-up world as triples, with 3-hop path questions: a graph no bank has seen.
 
-    python -m glm_dspy.graphs.fresh_world --out /tmp/world --seed 0
+    glm-dspy fresh-world --out /tmp/world --seed 0      # or python -m glm_dspy.graphs.fresh_world
     glm-dspy build triples:/tmp/world/kb.tsv --db /tmp/world/db
     glm-dspy eval --questions /tmp/world/questions.jsonl --db /tmp/world/db --programs glm ...
 
@@ -206,11 +206,17 @@ def write(out: Path, *, seed: int, count: int) -> tuple[int, int]:
     return len(triples), len(rows)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m glm_dspy.graphs.fresh_world", description=__doc__.split("\n")[0])
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog or "python -m glm_dspy.graphs.fresh_world", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, required=True, help="folder to write kb.tsv and questions.jsonl")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the world and of its questions")
-    parser.add_argument("--questions", type=int, default=150, help="how many questions")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the world and of its questions (default: 0)")
+    parser.add_argument("--questions", type=int, default=150, help="how many questions (default: 150)")
+    return parser
+
+
+def main(argv: list[str] | None = None, *, prog: str | None = None) -> int:
+    parser = build_parser(prog)
     args = parser.parse_args(argv)
     if args.questions < 1:
         parser.error("--questions must be at least 1")

@@ -231,6 +231,24 @@ def test_a_reading_that_leaves_out_what_the_question_asks_gives_way(nobel_graph,
     assert ungated.answer(question, StepLog()) is not None
 
 
+def test_a_word_that_ranks_is_no_value_a_text_mentions(nobel_graph):
+    """"the first chemistry laureate": "first" orders the laureates; it is not a motivation that
+    mentions "first" (some do), which would start a reading of its own."""
+    from glm_dspy.graphs.cypher.anchors import ValueIndex, anchors
+    from glm_dspy.modules.question_facts import operator_words, question_values
+
+    question = "Who was the first chemistry laureate?"
+    assert operator_words(question) == {"first"} and operator_words("Who has the same first name?") == set()
+    index = ValueIndex.build(nobel_graph.store, nobel_graph.schema)
+    said = question_values(question)
+    mentioned = {a.condition.value for a in anchors(index, nobel_graph.store, said) if a.condition.op == "CONTAINS"}
+    assert "first" in mentioned
+    assert "first" not in {a.condition.value for a in anchors(index, nobel_graph.store, said, operators={"first"})}
+    (first,) = nobel_graph.store.query("MATCH (p:prize)-[:rel_laureate]->(l:laureate) WHERE p.category = 'Chemistry' "
+                                      "RETURN l.name AS n ORDER BY p.year LIMIT 1")
+    assert Discriminate(nobel_graph).answer(question, StepLog())[0] == first["n"]
+
+
 @pytest.fixture(scope="module")
 def triples_graph(tmp_path_factory, embedder):
     from glm_dspy import cli

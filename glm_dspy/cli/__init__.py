@@ -2,7 +2,7 @@
 
 One module per idea: `parser` lists the commands; `graph_commands` (build, exec, query),
 `answer_commands` (ask, batch, serve, demo), `eval_command`, `model_commands` and `delegated`
-(compile, unseen-shapes, examples, vllm-server: other modules' own command lines) define them;
+(compile, unseen-shapes, fresh-world, examples, vllm-server: other modules' own command lines) define them;
 `checks` and `errors` make a wrong command line fail at once, in one line; `quiet` keeps library
 noise off the console; `reference` renders docs/cli.md from the parser.
 """

@@ -49,6 +49,9 @@ DELEGATED = (
               "(python -m glm_dspy.optimize.compile)"),
     Delegated("unseen-shapes", "glm_dspy.graphs.unseen_shapes",
               "write a held-out test of question shapes the example bank lacks (python -m glm_dspy.graphs.unseen_shapes)"),
+    Delegated("fresh-world", "glm_dspy.graphs.fresh_world",
+              "write a made-up world as triples with 3-hop questions: a graph no bank has seen "
+              "(python -m glm_dspy.graphs.fresh_world)"),
     Delegated("examples", "glm_dspy.graphs.cypher_examples",
               "(re)write or check a database's Cypher example bank (python -m glm_dspy.graphs.cypher_examples)"),
     Delegated("vllm-server", "glm_dspy.backends.vllm_priority.serve",

@@ -24,7 +24,11 @@ readings of a question; the best fitting one answers it (or the model picks one)
     -> run best first (gated, as every query) until `k` read rows that are neither nothing nor
     an echo of the question -> the chooser: NEAREST, the best (no call), or MODEL, the model
     picks one by its number, shown each reading's first values (ChooseReading, one call,
-    decoded under a grammar of the numbers) -> its values are the answer.
+    decoded under a grammar of the numbers) -> its values are the answer, but the things the
+    question names ("the co-authors of X on P": P's authors but X); a reading that leaves out
+    what the question asks of its answer (an average or a sum, which no reading computes; a
+    first or a last it does not order by; the most it does not group by; a bounded count:
+    `reading_fit.unrealized`) answers another question, so the fallback answers (lever "gate").
 
 A yes/no question asks whether the two things it states meet (`_yes_no`: a short reading joins
 them). A question that states one thing only, a question with no start or whose readings read
@@ -287,11 +291,10 @@ class Discriminate(dspy.Module):
             meant = meant_by_word(words, self._names(), self._embed)
             said += Counter(stem_ for stems in meant.values() for stem_ in stems)
         near = near_names(words, self._names(), self._embed)
-        times = {f.replace("_", " ") for t, node_type in self.graph.schema.node_types.items()
-                 for f in node_type.features if self._timed(t, f)}
+        times = self._time_names()
         time_named = bool(near & times) or any(all(said[word_stem(w)] for w in name.split()) for name in times)
         placed = said_at(question, meant, self._taught) if "order" in self.levers else None
-        named = named_back(self.graph.schema)
+        named = self._named_back()
 
         ellipsis = elided(question)
 
@@ -329,6 +332,21 @@ class Discriminate(dspy.Module):
                         - misplaced(c) - UNSAID_COST * (not time_named and unnamed_time(c, self._timed))
                         for c in found])
         return [found[i] for i in np.argsort(-scores, kind="stable")]
+
+    @functools.cached_property
+    def _schema_facts(self) -> tuple[frozenset[str], frozenset[str]]:
+        """(the relations a backward hop over which is named by its type: `named_back`; the
+        names, in words, of the features that hold a time): the schema's, read once."""
+        self._build()
+        schema = self.graph.schema
+        return named_back(schema), frozenset(f.replace("_", " ") for t, node_type in schema.node_types.items()
+                                             for f in node_type.features if self._timed(t, f))
+
+    def _named_back(self) -> frozenset[str]:
+        return self._schema_facts[0]
+
+    def _time_names(self) -> frozenset[str]:
+        return self._schema_facts[1]
 
     def _names(self) -> list[str]:
         if self._schema_names is None:

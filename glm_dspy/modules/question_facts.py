@@ -217,6 +217,15 @@ def most(question: str) -> bool | None:
     return True if _MOST.search(question) else None
 
 
+def operator_words(question: str) -> frozenset[str]:
+    """The words that say what to do with the values the question reads, not a value: a first or
+    a last, the most or the fewest, an average or a sum ("the first chemistry laureate" mentions
+    no motivation's "first")."""
+    patterns = (_FIRST, _LAST, _MOST, _FEWEST, _AVERAGE, _SUM)
+    return frozenset(w.lower() for pattern in patterns for m in pattern.finditer(question)
+                     for w in re.findall(r"[a-z]+", m.group(), re.IGNORECASE))
+
+
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                  "ten": 10}
 _N = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)"

@@ -11,7 +11,7 @@ import functools
 
 import numpy as np
 
-from glm_dspy.modules.question_facts import coordinated, question_values
+from glm_dspy.modules.question_facts import coordinated, operator_words, question_values
 from glm_dspy.graphs.cypher.anchors import (FUNCTION_WORDS, Anchor, Condition, ValueIndex, anchors, folded, starts_of,
                                             stem)
 from glm_dspy.graphs.cypher.candidates import Start
@@ -37,7 +37,7 @@ def question_starts(graph, values: ValueIndex, question: str, embed, *, union: b
             starts.append(Start.named(type_name, feature, name, node_id))
             bound.add(folded(name))
     found = anchors(values, store, question_values(question), exclude=bound,
-                    types=frozenset(stem(t) for t in graph.schema.node_types))
+                    types=frozenset(stem(t) for t in graph.schema.node_types), operators=operator_words(question))
     if likened:
         found += likened_values(values, question, found, bound, embed)
     listed = functools.partial(coordinated, question) if union else None

@@ -169,11 +169,12 @@ class ValueIndex:
 
 
 def anchors(index: ValueIndex, store, said: QuestionValues, *, exclude: set[str] = frozenset(),
-            types: frozenset[str] = frozenset()) -> list[Anchor]:
+            types: frozenset[str] = frozenset(), operators: frozenset[str] = frozenset()) -> list[Anchor]:
     """The conditions the question's values meet, each met by some node; `exclude`: folded
     phrases already bound to nodes by name (they are starts of their own); `types`: the stems
     of the graph's node type names, which say what a question asks about, no long text's mention
-    ("countries" is the country type, not a motivation that mentions countries)."""
+    ("countries" is the country type, not a motivation that mentions countries); `operators`:
+    words that say what to do with the values ("first", "most", "average"), no mention either."""
     found: dict[tuple[str, Condition], str] = {}
     bound = [f" {name} " for name in exclude]
     for phrase in said.phrases:
@@ -208,7 +209,7 @@ def anchors(index: ValueIndex, store, said: QuestionValues, *, exclude: set[str]
                 found.setdefault((type_name, Condition(feature, op, year)), str(year))
     met = [Anchor(t, c, s) for (t, c), s in found.items() if _met(store, t, (c,))]
     used = {word for anchor in met for word in folded(anchor.said).split()}
-    return met + _mentions(index, store, said, used, types)
+    return met + _mentions(index, store, said, used | operators, types)
 
 
 def _mentions(index: ValueIndex, store, said: QuestionValues, used: set[str], types: frozenset[str]) -> list[Anchor]:
