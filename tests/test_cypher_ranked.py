@@ -86,7 +86,7 @@ def test_an_end_s_own_name_groups_the_nodes_one_hop_before_it(store, index):
     each counted by the prizes that reach it (not by itself: every end is one end)."""
     plain = readings_of(store.schema, CHEMISTRY, [TO_LAUREATE])
     ranked = ranked_readings(store.schema, index, plain, descending=None, most=True)
-    top = next(c for c in ranked if c.group == Group(Key("a", 1, "laureate", "name"), None))
+    top = next(c for c in ranked if c.group == Group(Key("a", 1, "laureate", "name"), None, before=True))
     prizes = Counter(r["n"] for r in store.query(
         "MATCH (p:prize)-[:rel_laureate]->(l:laureate) WHERE p.category = 'Chemistry' RETURN DISTINCT p.id AS p, l.name AS n"))
     most = max(prizes.values())

@@ -150,10 +150,9 @@ class Candidate:
 
     def _grouped(self, end: str = "x") -> tuple[str, str]:
         """What a group counts (its variable, its type): the end nodes that share a key; where the
-        key is the end's own ("the author with the most papers in V": V -> paper -> author), the
-        nodes one hop before it that reach each end."""
-        key = self.group.key
-        if key.side == "a" and self.hops and key.at == len(self.hops):
+        key is the end's own name (`Group.before`: "the author with the most papers in V": V ->
+        paper -> author), the nodes one hop before it that reach each end."""
+        if self.group.before and self.hops:
             before = len(self.hops) - 1
             return _node(end, len(self.hops), before), self.hops[before - 1].type_name if before else self.start.type_name
         return end, self.end_type

@@ -5,6 +5,7 @@ laureates were born in": the laureates' birth dates grouped by month, the month 
 
     Order(key, descending)   -> MATCH path WITH min(key) AS best MATCH path WHERE key = best RETURN end
     Group(key, part)         -> MATCH path WITH part(key) AS k, count(DISTINCT end) AS n RETURN k ORDER BY n DESC
+    (keyed on the end's own name, `before`: count(DISTINCT the node one hop before the end))
 
 A key is a feature of one node of the path, named by which path (the reading's own, or the one
 it joins) and how many hops along it. Which key a question means is the readings' ranking's to
@@ -63,6 +64,7 @@ class Group:
     part: str | None  # YEAR, MONTH, DECADE of a date (DECADE of a year's number); None: the value itself
     fewest: bool = False
     date: bool = False  # the key is a date (ISO text); else a number, or text grouped as it is
+    before: bool = False  # the key is the end's own name: what shares it are the nodes one hop before the end
 
     @property
     def name(self) -> str:

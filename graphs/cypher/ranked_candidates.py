@@ -37,7 +37,7 @@ def ranked_readings(schema, index: ValueIndex, readings: list[Candidate], *, des
                     found.append(Candidate(start, hops, returns, excludes, join, order=Order(key, descending)))
             if most is not None:
                 for part in _parts(index, key, kind, timed, at_end, schema):
-                    group = Group(key, part, fewest=not most, date=kind == DATE)
+                    group = Group(key, part, fewest=not most, date=kind == DATE, before=at_end and key.feature == name)
                     found.append(Candidate(start, hops, key.feature, excludes, join, group=group))
     return found
 
