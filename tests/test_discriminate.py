@@ -249,6 +249,21 @@ def test_a_word_that_ranks_is_no_value_a_text_mentions(nobel_graph):
     assert Discriminate(nobel_graph).answer(question, StepLog())[0] == first["n"]
 
 
+def test_a_join_that_holds_its_end_to_a_named_node_states_it(nobel_graph):
+    """"Who are the co-authors of X on P?": the reading "P -> author and also X" reads X (or
+    nothing), the question's own words, an echo; "P -> author" reads a node the graph holds."""
+    from glm_dspy.graphs.cypher.candidates import Candidate, Hop, Start
+    from glm_dspy.modules.discriminate import _states
+
+    schema = nobel_graph.schema
+    prize = Start.named("prize", "name", "Nobel Prize in Physics 1903", "p1")
+    curie = Start.named("laureate", "name", "Marie Curie", "l1")
+    laureates = (Hop("laureate", True, "laureate"),)
+    assert not _states(Candidate(prize, laureates, "name"), schema)
+    assert _states(Candidate(prize, laureates, "name", join=(curie, ())), schema)
+    assert not _states(Candidate(prize, laureates, "name", join=(curie, (Hop("mentor", True, "laureate"),))), schema)
+
+
 @pytest.fixture(scope="module")
 def triples_graph(tmp_path_factory, embedder):
     from glm_dspy import cli

@@ -488,8 +488,10 @@ def _others(values: list[str], named: set[str]) -> list[str]:
 
 def _states(c: Candidate, schema) -> bool:
     """Whether the reading's values could be the question's own words: a feature of its start,
-    or a feature other than the name of the nodes a path reaches."""
-    return not c.hops or c.returns != schema.node_types[c.end_type].text_feature
+    a feature other than the name of the nodes a path reaches, or anything of an end the join
+    holds to be a node the question names ("P -> author and also X" reads X, or nothing)."""
+    return not c.hops or c.returns != schema.node_types[c.end_type].text_feature \
+        or (c.join is not None and not c.join[1] and c.join[0].is_named)
 
 
 @functools.cache
