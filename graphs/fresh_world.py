@@ -128,7 +128,8 @@ def world(seed: int = 0) -> World:
             continue
         targets = names[relation.target]
         for source in names[relation.source]:
-            if relation.name == "mentor" and rng.random() < 0.3 or relation.name == "parent_company" and rng.random() < 0.6:
+            partial = {"mentor": 0.3, "parent_company": 0.6}.get(relation.name, 0.0)  # share of sources without one
+            if partial and rng.random() < partial:
                 continue
             target = rng.choice([t for t in targets if t != source])
             pairs[relation.name].append((source, target))

@@ -20,6 +20,16 @@ def embedder():
     return SentenceTransformerEmbedder()
 
 
+def triples_db(folder: Path, triples: str) -> Path:
+    """A database `glm-dspy build triples:` makes of `triples` (subject TAB relation TAB object
+    lines), written to `folder`; its bank is the one the build writes."""
+    from glm_dspy import cli
+
+    (folder / "kb.tsv").write_text(triples)
+    assert cli.main(["build", f"triples:{folder / 'kb.tsv'}", "--db", str(folder / "db")]) == 0
+    return folder / "db"
+
+
 @pytest.fixture(scope="session")
 def tiny_db(tmp_path_factory, embedder) -> Path:
     """The GRBench-format fixture graph (3 authors, 2 papers, 1 venue) with its node index, built

@@ -13,6 +13,7 @@ from glm_dspy.modules.question_facts import (COUNT, DATE, NAME, YES_NO, alternat
                                              coordinated, count_bound, extreme, most, negated)
 from glm_dspy.runs.steps import StepLog
 from glm_dspy.graphs.cypher.anchors import Condition
+from conftest import triples_db
 
 QUESTION = "In which city was Marie Curie born?"
 
@@ -266,17 +267,14 @@ def test_a_join_that_holds_its_end_to_a_named_node_states_it(nobel_graph):
 
 @pytest.fixture(scope="module")
 def triples_graph(tmp_path_factory, embedder):
-    from glm_dspy import cli
     from glm_dspy.graph import open_graph
 
-    folder = tmp_path_factory.mktemp("kb")
-    (folder / "kb.tsv").write_text(
-        "Jamal Mirsadeghi\tpeople_person_nationality\tIran\nIran\tmusic_recording_artist\tAzra\n"
-        "Iran\tlocation_location_contains\tTehran\nJamal Mirsadeghi\tpeople_person_place_of_birth\tTehran\n"
-        "Azra\tmusic_artist_genre\tRock\nRome\tmusic_recording_canonical_version\tRome\n"
-        "Rome\tmusic_recording_artist\tAzra\n")
-    assert cli.main(["build", f"triples:{folder / 'kb.tsv'}", "--db", str(folder / "db")]) == 0
-    with open_graph(folder / "db", embedder=embedder) as graph:
+    db = triples_db(tmp_path_factory.mktemp("kb"),
+                    "Jamal Mirsadeghi\tpeople_person_nationality\tIran\nIran\tmusic_recording_artist\tAzra\n"
+                    "Iran\tlocation_location_contains\tTehran\nJamal Mirsadeghi\tpeople_person_place_of_birth\tTehran\n"
+                    "Azra\tmusic_artist_genre\tRock\nRome\tmusic_recording_canonical_version\tRome\n"
+                    "Rome\tmusic_recording_artist\tAzra\n")
+    with open_graph(db, embedder=embedder) as graph:
         yield graph
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from glm_dspy.graphs.cypher.candidates import Hop, Start, prepositional, words_of
 from glm_dspy.modules.relation_voice import object_words, said_as_object
+from conftest import triples_db
 
 PAPER = frozenset({"dense", "matrix", "sketching"})
 
@@ -35,22 +36,20 @@ def test_a_hop_backwards_over_a_prepositional_relation_reads_as_english():
 def citations(tmp_path_factory, embedder):
     """A cites B is written `B cited_by A`: Sparse Graph Sampling is cited by Dense Matrix
     Sketching, which is cited by Tensor Trains."""
-    from glm_dspy import cli
     from glm_dspy.graph import open_graph
 
-    folder = tmp_path_factory.mktemp("cites")
-    (folder / "kb.tsv").write_text(
-        "Sparse Graph Sampling\tcited_by\tDense Matrix Sketching\nSparse Graph Sampling\tauthor\tAnn Weber\n"
-        "Dense Matrix Sketching\tauthor\tBo Lindqvist\nRandom Walk Kernels\tcited_by\tSparse Graph Sampling\n"
-        "Random Walk Kernels\tauthor\tCid Okafor\nDense Matrix Sketching\tcited_by\tTensor Trains\n"
-        "Tensor Trains\tauthor\tDee Park\n")
-    assert cli.main(["build", f"triples:{folder / 'kb.tsv'}", "--db", str(folder / "db")]) == 0
-    with open_graph(folder / "db", embedder=embedder) as graph:
+    db = triples_db(tmp_path_factory.mktemp("cites"), "".join(f"{s}\t{r}\t{o}\n" for s, r, o in (
+        ("Sparse Graph Sampling", "cited_by", "Dense Matrix Sketching"), ("Sparse Graph Sampling", "author", "Ann Weber"),
+        ("Dense Matrix Sketching", "author", "Bo Lindqvist"), ("Random Walk Kernels", "cited_by", "Sparse Graph Sampling"),
+        ("Random Walk Kernels", "author", "Cid Okafor"), ("Dense Matrix Sketching", "cited_by", "Tensor Trains"),
+        ("Tensor Trains", "author", "Dee Park"))))
+    with open_graph(db, embedder=embedder) as graph:
         yield graph
 
 
-@pytest.mark.parametrize("question, answer", [("Which papers are cited by Dense Matrix Sketching?", "Sparse Graph Sampling"),
-                                              ("Which papers cite Dense Matrix Sketching?", "Tensor Trains")])
+@pytest.mark.parametrize("question, answer", [
+    ("Which papers are cited by Dense Matrix Sketching?", "Sparse Graph Sampling"),
+    ("Which papers cite Dense Matrix Sketching?", "Tensor Trains")])
 def test_the_readings_take_the_relation_the_way_the_question_says_it(citations, question, answer):
     from glm_dspy.modules.discriminate import LEVERS, Discriminate
     from glm_dspy.runs.steps import StepLog
