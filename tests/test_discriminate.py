@@ -265,6 +265,17 @@ def test_a_join_that_holds_its_end_to_a_named_node_states_it(nobel_graph):
     assert not _states(Candidate(prize, laureates, "name", join=(curie, (Hop("mentor", True, "laureate"),))), schema)
 
 
+def test_a_list_value_answers_as_its_items():
+    """A reading of a list feature (a paper's keywords) answers with its items, as a reading of
+    many rows does: "What are the keywords of P?" is right whatever order they are stored in."""
+    from glm_dspy.evaluation.metrics import exact_match
+    from glm_dspy.modules.discriminate import _text
+
+    answer = _text(["transaction processing", "symbolic execution", "hardware"])
+    assert exact_match(answer, "hardware, symbolic execution, transaction processing")
+    assert _text(1903) == "1903"
+
+
 @pytest.fixture(scope="module")
 def triples_graph(tmp_path_factory, embedder):
     from glm_dspy.graph import open_graph

@@ -503,7 +503,7 @@ def _choice_grammar(count: int) -> str:
 
 def _text(value) -> str:
     if isinstance(value, list):
-        return "; ".join(map(str, value))
+        return ", ".join(map(str, value))  # a list value is the answer's items, as rows are
     return str(value)
 
 
