@@ -44,12 +44,12 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
     hops = hops_of(c)
     back = said_back(c, words)
 
-    def saying(hop) -> str:
-        if back and hop is c.hops[0]:
+    def saying(at: int, hop) -> str:  # hops_of(c) begins with c.hops: at 0 is the first hop
+        if back and at == 0:
             return "" if hop.outgoing else hop.relation
         return hop.relation if hop.outgoing else hop.type_name if hop.relation in named_back else ""
 
-    relations = Counter(word_stem(word) for hop in hops for word in saying(hop).split("_") if word)
+    relations = Counter(word_stem(word) for at, hop in enumerate(hops) for word in saying(at, hop).split("_") if word)
     relation_words = sum(min(n, said[word]) for word, n in relations.items())
     taken = _taken(c, back)
     relation_words += sum(min(n, taught[relation]) for relation, n in taken.items())
@@ -95,8 +95,9 @@ def unsaid(c: Candidate, asked: set[str], taught: Counter, words: list[str] | No
     hops = hops_of(c)
     starts = starts_of_reading(c)
     back = said_back(c, words)
-    turned = c.hops[0] if back and c.hops[0].outgoing else None
-    names = [hop.relation for hop in hops if hop is not turned] + [t for hop in hops for t in hop.labels] + [c.returns] \
+    turned = back and c.hops[0].outgoing  # the first hop, forwards where the start is said as its object
+    names = [hop.relation for at, hop in enumerate(hops) if not (turned and at == 0)] \
+        + [t for hop in hops for t in hop.labels] + [c.returns] \
         + [s.type_name for s in starts] + [cond.feature for s in starts for cond in s.conditions] \
         + [key.feature for key in ranked_keys(c)] + ([c.group.part] if c.group is not None and c.group.part else []) \
         + ([c.meets.feature, c.meets.own, c.meets.other.type_name] if c.meets is not None else []) \
