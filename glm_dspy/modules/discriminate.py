@@ -56,15 +56,16 @@ from glm_dspy.modules.copyable_lock import CopyableLock
 from glm_dspy.modules.question_facts import COUNT as COUNT_ASKED
 from glm_dspy.modules.embedding_cache import EmbeddingCache
 from glm_dspy.modules.person_types import person_types
-from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, arithmetic, asked, asked_words, asks_person,
+from glm_dspy.modules.question_facts import (NAME, YES_NO, alternatives, arithmetic, asked, asked_words, asks_one,
+                                             asks_person,
                                              compared, compares, count_bound, elided, equates,
                                              extreme, fits, meets_in_time, most, negated, question_values,
                                              refers_back, word_stem)
 from glm_dspy.modules.meant_words import meant_by_word, near_names, open_words, schema_names
 from glm_dspy.modules.question_starts import question_starts
 from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, compared_unsaid, hops_of, is_stated,
-                                          named_back, path_fit, returns_fit, starts_of_reading, unnamed_time,
-                                          unrealized, unsaid)
+                                          named_back, path_fit, repeated, returns_fit, starts_of_reading,
+                                          unnamed_time, unrealized, unsaid)
 from glm_dspy.modules.relation_voice import object_words
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.modules.taught_words import mentions, taught_words
@@ -95,7 +96,7 @@ JOIN_HOPS = 2  # the longest path of a start that joins another's
 NONE = "none of these: the question asks something else"
 # each measured on and off (bench/readings.py --off)
 LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "counted", "absent", "loops",
-                    "compared", "persons", "meant", "order", "gate", "voice"})
+                    "compared", "persons", "meant", "order", "gate", "voice", "one", "repeated", "forms"})
 MODEL, NEAREST = "model", "nearest"  # who chooses the reading
 
 
@@ -119,7 +120,12 @@ class Discriminate(dspy.Module):
         "who" question's readings that end at a type of people (glm_dspy/modules/person_types.py) fit it as those of a type it names,
         "meant": the schema names a question says in other words ("trained": mentor) count as said
         (glm_dspy/modules/meant_words.py), "order": a path's hops said out of their order outwards
-        from its start cost (glm_dspy/modules/word_order.py)."""
+        from its start cost (glm_dspy/modules/word_order.py), "one": of a question that asks one value
+        ("What year was P published?"), a shorter reading that reads one comes before a longer one
+        that reads several (`_one_first`), "repeated": a relation's word said more often than a
+        reading takes the relation leaves the rest unsaid ("the mentor of the mentor of ..."),
+        "forms": a word says a schema name it derives by its form ("founded": founder; "home":
+        hometown; glm_dspy/modules/meant_words.py `derives`)."""
         super().__init__()
         assert levers <= LEVERS, sorted(levers - LEVERS)
         self.levers = frozenset(levers)
@@ -288,7 +294,7 @@ class Discriminate(dspy.Module):
         words = open_words(question, self._names(), bound)
         meant: dict[str, set[str]] = {}
         if "meant" in self.levers:  # schema names said in other words ("trained": mentor)
-            meant = meant_by_word(words, self._names(), self._embed)
+            meant = meant_by_word(words, self._names(), self._embed, forms="forms" in self.levers)
             said += Counter(stem_ for stems in meant.values() for stem_ in stems)
         near = near_names(words, self._names(), self._embed)
         times = self._time_names()
@@ -316,6 +322,8 @@ class Discriminate(dspy.Module):
         near = {paths[i] for i in np.argsort(-path_scores, kind="stable")[:PATHS]}
         found = [c for c in found if c.path_words() in near]
         schema_words = self._schema_words() & set(said) - {word_stem(w) for w in self._taught}
+        relation_said = Counter({w: n for w, n in said.items() if w in self._relation_words_only}
+                                if "repeated" in self.levers else {})
         stated = frozenset().union(*(s.bound for c in found for s in starts_of_reading(c) if is_stated(s))) \
             if "stated" in self.levers else frozenset()
         ranks = (extreme(question) is not None, most(question) is not None,
@@ -325,13 +333,24 @@ class Discriminate(dspy.Module):
                  or equates(question) and "loops" in self.levers)
         scores = self._embed([c.words() for c in found]) @ asked_vector \
             + np.array([path_fit(c, said, thing, taught, persons, named, voiced) + returns_fit(c, said)
-                        - UNSAID_COST * (unsaid(c, schema_words, taught, voiced) + len(stated - c.bound))
+                        - UNSAID_COST * (unsaid(c, schema_words, taught, voiced) + len(stated - c.bound)
+                                         + repeated(c, relation_said))
                         - RANK_COST * ((ranks[0] and c.order is None) + (ranks[1] and c.group is None)
                                        + (ranks[2] and c.counted is None) + (ranks[3] and c.absent is None)
                                        + (ranks[4] and c.loop is None))
                         - misplaced(c) - UNSAID_COST * (not time_named and unnamed_time(c, self._timed))
                         for c in found])
         return [found[i] for i in np.argsort(-scores, kind="stable")]
+
+    @functools.cached_property
+    def _relation_words_only(self) -> frozenset[str]:
+        """The stems of the words of relation names that name no node type nor feature:
+        `repeated` counts how often the question says them."""
+        schema = self.graph.schema
+        others = {word_stem(w) for name in [*schema.node_types, *(f for t in schema.node_types.values()
+                                                                  for f in t.features)] for w in name.split("_")}
+        return frozenset({word_stem(w) for name in schema.relations for w in name.lower().split("_")
+                          if w and w not in FUNCTION_WORDS} - others - {word_stem(INVERSE_PREFIX.rstrip("_"))})
 
     @functools.cached_property
     def _schema_facts(self) -> tuple[frozenset[str], frozenset[str]]:
@@ -395,6 +414,8 @@ class Discriminate(dspy.Module):
                 kept.append((reading, values, result.text))
             if len(kept) == self.k:
                 break
+        if "one" in self.levers and asks_one(question):
+            kept = _one_first(kept)
         return chosen[:1] + [shown for shown in kept if shown[1] != (chosen[0][1] if chosen else None)][: self.k - bool(chosen)]
 
     def answer(self, question: str, log: StepLog) -> tuple[str, str] | None:
@@ -484,6 +505,20 @@ def _others(values: list[str], named: set[str]) -> list[str]:
     be X)."""
     others = [v for v in values if v not in named]
     return others or values
+
+
+def _one_first(kept: list[tuple]) -> list[tuple]:
+    """Of a question that asks for one value (`asks_one`: "What year was P published?"), where
+    the nearest reading reads several, a shorter reading of the same start, returning the same
+    feature of the same type, that reads one value comes first: the many-valued one walked past
+    the thing asked about (P -> author -> paper: ten years; P: one)."""
+    if not kept or len(kept[0][1]) < 2:
+        return kept
+    first = kept[0][0]
+    one = next((shown for shown in kept[1:] if len(shown[1]) == 1 and shown[0].start == first.start
+                and shown[0].returns == first.returns and answer_types(shown[0]) == answer_types(first)
+                and len(hops_of(shown[0])) < len(hops_of(first))), None)
+    return kept if one is None else [one] + [shown for shown in kept if shown is not one]
 
 
 def _states(c: Candidate, schema) -> bool:

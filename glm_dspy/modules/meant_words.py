@@ -63,18 +63,39 @@ def meant_words(words: list[str], names: list[str], embed) -> Counter:
     return found
 
 
-def meant_by_word(words: list[str], names: list[str], embed) -> dict[str, set[str]]:
+def meant_by_word(words: list[str], names: list[str], embed, *, forms: bool = True) -> dict[str, set[str]]:
     """Each word of `words` that says a schema name (of `names`) in other words -> the stems of
-    that name's words."""
+    that name's words: by its form (`forms`: `derives`, where it derives one name only), else
+    by the embedder."""
     if not words or len(names) < 2:
         return {}
-    similarity = embed(words) @ embed(names).T
     found: dict[str, set[str]] = {}
+    for word in words if forms else ():
+        derived = [name for name in names if any(derives(word, part) for part in name.split())]
+        if len(derived) == 1:  # "founded" says founder, "home" hometown: by the word's form, not the embedder
+            found[word] = {word_stem(w) for w in derived[0].split() if w not in FUNCTION_WORDS}
+    words = [word for word in words if word not in found]
+    if not words:
+        return found
+    similarity = embed(words) @ embed(names).T
     for word, row in zip(words, similarity):
         second, first = np.argsort(row)[-2:]
         if row[first] >= MEANT_MIN and row[first] - row[second] >= MEANT_MARGIN:
             found[word] = {word_stem(w) for w in names[first].split() if w not in FUNCTION_WORDS}
     return found
+
+
+AGENT_ENDINGS = ("er", "r", "or")  # found -> founder, employ -> employer, govern -> governor
+MIN_PART = 4  # letters of a word that begins a compound name ("home": hometown; not "man": manager)
+
+
+def derives(word: str, part: str) -> bool:
+    """Whether a name's word (`part`) is a word of the question by its form: the agent noun of
+    its verb ("founded", "founds": founder; "employs": employer) or a compound it begins
+    ("home": hometown, "birth": birthplace; its rest of MIN_PART - 1 letters or more)."""
+    stem_ = word_stem(word)
+    return any(part in (stem_ + ending, word + ending) for ending in AGENT_ENDINGS) \
+        or (len(word) >= MIN_PART and part.startswith(word) and len(part) - len(word) >= MIN_PART - 1)
 
 
 def near_names(words: list[str], names: list[str], embed) -> set[str]:

@@ -73,14 +73,23 @@ _ASKED_THING = re.compile(r"\b(?:which|what|how many)\s+(?:other\s+|different\s+
                           re.IGNORECASE)
 
 
-_ASKED_WORDS = re.compile(r"\b(?:which|what|how many)\s+" + _VERB + r"((?:[a-z]+\s+){0,2}[a-z]+)", re.IGNORECASE)
+_ASKED_WORDS = re.compile(r"\b(?:(?:which|what|who)\s+(?:is|was|are|were)\s+(?:the|a|an)\s+|(?:which|what|how many)\s+"
+                          + _VERB + r")((?:[a-z]+\s+){0,2}[a-z]+)", re.IGNORECASE)
 
 
 def asked_words(question: str) -> list[str]:
-    """The (up to three) words after the first "which/what/how many": where the thing asked for
-    is named ("Which Nobel laureate ..." -> ["nobel", "laureate", "was"])."""
+    """The (up to three) words after the first "which/what/how many", or after a "what/which/
+    who is the" that a noun follows: where the thing asked for is named ("Which Nobel laureate
+    ..." -> ["nobel", "laureate", "was"]; "What is the city that ..." -> ["city", "that", "is"])."""
     found = _ASKED_WORDS.search(question)
-    return found.group(1).lower().split() if found else []
+    if found is None:
+        return []
+    words = []
+    for word in re.finditer(r"[a-z]+", found.group(1), re.IGNORECASE):
+        if question[found.start(1) + word.end():][:1] in ("'", "’"):
+            break  # a possessive names the owner of the thing asked for: "which laureate's mentor"
+        words.append(word.group(0).lower())
+    return words
 
 
 def word_stem(word: str) -> str:
@@ -351,3 +360,19 @@ def alternatives(question: str) -> tuple[str, ...]:
     ("physics", "chemistry")); () where it offers none."""
     found = _CHOICE.search(question) if _YES_NO.search(question) else None
     return tuple(word.lower() for word in found.groups()) if found else ()
+
+
+_ONE = re.compile(r"^\W*(?:(?:in|on|at|from|for|of|by)\s+)?(?:which|what)\s+([a-z]+)\s+(?:was|is|has|does)\b"
+                  r"|^\W*(?:what|which)\s+(?:is|was)\s+the\s+([a-z]+)\s+of\b", re.IGNORECASE)
+
+
+def asks_one(question: str) -> bool:
+    """Whether the question asks for one value, by its number: a singular noun after "which/what"
+    that a singular verb follows ("What year was P published?", "In which city is X based?"),
+    or "what is the <singular noun> of". Not "who" (a prize has laureates), nor "did", which
+    says no number ("Which prize did X win?")."""
+    found = _ONE.search(requested(question))
+    if found is None:
+        return False
+    noun = (found.group(1) or found.group(2)).lower()
+    return not (noun.endswith("s") and not noun.endswith("ss"))

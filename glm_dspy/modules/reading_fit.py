@@ -108,6 +108,16 @@ def unsaid(c: Candidate, asked: set[str], taught: Counter, words: list[str] | No
     return len(asked - used - bound) + sum(max(0, n - taken[relation]) for relation, n in taught.items())
 
 
+def repeated(c: Candidate, said: Counter) -> int:
+    """Of the relation words the question says more than once (`said`: stem -> how often, of the
+    words that name only relations), the mentions beyond the hops that take a relation of that
+    word: "the mentor of the mentor of the mentor of X" says three hops over mentor, and a
+    reading that takes two leaves one unsaid (its first mention, where it takes none, is
+    `unsaid`'s), as `unsaid` counts the mentions of a relation in the bank's words."""
+    taken = Counter(word_stem(w) for hop in hops_of(c) for w in hop.relation.split("_"))
+    return sum(max(0, n - max(1, taken[word])) for word, n in said.items() if n > 1)
+
+
 def compared_unsaid(c: Candidate, said: Counter, near: set[str], elided: bool) -> int:
     """Of a reading that compares two values of its end's own (graphs/cypher/compared.py), how
     many are unsaid: each side's time must be said, by its feature's words or a word near it in
