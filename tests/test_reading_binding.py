@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from glm_dspy.modules.discriminate import LEVERS, Discriminate
+from glm_dspy.modules.readings import Readings
 from glm_dspy.modules.person_types import person_types
 from glm_dspy.modules.question_facts import asks_person
 from glm_dspy.runs.steps import StepLog
@@ -27,7 +28,7 @@ def test_who_asks_for_a_person_but_a_relative_who_does_not(question, asks):
 
 
 def _types(graph):
-    return person_types(graph.store, graph.schema, Discriminate(graph)._embed)
+    return person_types(graph.store, graph.schema, Readings(graph)._embed)
 
 
 def test_the_types_of_people_are_read_from_the_graphs_names(nobel_graph, movies_graph):
