@@ -41,8 +41,18 @@ def question_starts(graph, values: ValueIndex, question: str, embed, *, union: b
     if likened:
         found += likened_values(values, question, found, bound, embed)
     listed = functools.partial(coordinated, question) if union else None
-    return starts + [Start.anchored(type_name, conditions, words)
-                     for type_name, conditions, words in starts_of(found, store, listed=listed)]
+    return longest(starts + [Start.anchored(type_name, conditions, words)
+                             for type_name, conditions, words in starts_of(found, store, listed=listed)], graph.schema)
+
+
+def longest(starts: list[Start], schema) -> list[Start]:
+    """The starts but those whose words a start bound by a longer name holds too: of "Cambridge,
+    MA", the city named so, not Cambridge; of "Kaiser-Wilhelm-Institut (now Max-Planck Institut)
+    für Chemie", that institute, not Max Planck. A name binds the longest run of the question's
+    words it can (a start by name: one equal to its type's name feature)."""
+    names = [s.bound for s in starts if any(c.op == "=" and c.feature == schema.node_types[s.type_name].text_feature
+                                            for c in s.conditions)]
+    return [s for s in starts if not any(s.bound < bound for bound in names)]
 
 
 def likened_values(values: ValueIndex, question: str, found: list[Anchor], bound: set[str], embed) -> list[Anchor]:
@@ -69,4 +79,4 @@ def likened_values(values: ValueIndex, question: str, found: list[Anchor], bound
     return likened
 
 
-__all__ = ["question_starts", "likened_values", "VALUE_LIKENESS", "VALUE_MARGIN"]
+__all__ = ["question_starts", "likened_values", "longest", "VALUE_LIKENESS", "VALUE_MARGIN"]

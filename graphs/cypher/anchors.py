@@ -182,7 +182,7 @@ def anchors(index: ValueIndex, store, said: QuestionValues, *, exclude: set[str]
         if any(f" {key} " in name for name in bound) or set(key.split()) <= FUNCTION_WORDS:
             continue
         for type_name, feature, value in sorted(index.values.get(key, ())):
-            if value in phrase or _categorical(index, type_name, feature):
+            if _written(value, phrase) or _categorical(index, type_name, feature):
                 found.setdefault((type_name, Condition(feature, "=", value)), phrase)
     for word in said.words:
         for type_name, feature, value in sorted(index.categories.get(stem(word), ())):
@@ -210,6 +210,14 @@ def anchors(index: ValueIndex, store, said: QuestionValues, *, exclude: set[str]
     met = [Anchor(t, c, s) for (t, c), s in found.items() if _met(store, t, (c,))]
     used = {word for anchor in met for word in folded(anchor.said).split()}
     return met + _mentions(index, store, said, used | operators, types)
+
+
+def _written(value: str, phrase: str) -> bool:
+    """Whether the question's phrase writes the stored value (a name, not a category) as it is
+    written, letter case and all, its punctuation aside: "Cambridge MA" writes "Cambridge, MA",
+    "Kaiser-Wilhelm-Institut now Max-Planck Institut für Chemie" writes the institute's name
+    with its brackets; "may" does not write "May"."""
+    return re.findall(r"[^\W_]+", value) == re.findall(r"[^\W_]+", phrase)
 
 
 def _mentions(index: ValueIndex, store, said: QuestionValues, used: set[str], types: frozenset[str]) -> list[Anchor]:
