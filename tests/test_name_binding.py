@@ -41,3 +41,11 @@ def test_the_readings_start_at_the_node_the_question_names_in_full(nobel_graph, 
 
     found = Discriminate(nobel_graph).answer(question, StepLog())
     assert found is not None and set(found[0].split(", ")) == answer, found
+
+
+def test_the_node_named_exactly_wins_over_names_that_hold_its_words(nobel_graph):
+    schema = nobel_graph.schema
+    named = Start.named("laureate", "name", "Max Born", "l1")
+    holding = Start.anchored("laureate", (Condition("name", "IN", ("Max Born", "Max Planck")),), frozenset({"max", "born"}))
+    other_type = Start.anchored("city", (Condition("name", "IN", ("Max", "Born")),), frozenset({"max", "born"}))
+    assert longest([named, holding, other_type], schema) == [named, other_type]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from glm_dspy.graphs.cypher.candidates import Hop, Start, prepositional, words_of
-from glm_dspy.modules.relation_voice import object_words, said_as_object
+from glm_dspy.graphs.cypher.candidates import Candidate, Hop, Start, prepositional, words_of
+from glm_dspy.modules.relation_voice import object_words, said_as_object, said_as_owner
 from conftest import triples_db
 
 PAPER = frozenset({"dense", "matrix", "sketching"})
@@ -59,3 +59,24 @@ def test_the_readings_take_the_relation_the_way_the_question_says_it(citations, 
     if "cited by" in question:  # without the lever, "cited by" says the hop forwards: the papers citing it
         off = Discriminate(citations, levers=LEVERS - {"voice"}).answer(question, StepLog())
         assert off is not None and off[0] != answer
+
+
+@pytest.mark.parametrize("question, relation, said", [
+    ("In which cities were the Nobel laureate mentors of Jack Steinberger born?", "mentor", True),
+    ("Who is Jack Steinberger's mentor?", "mentor", True),
+    ("Where is the birth city of Jack Steinberger?", "birth_city", True),
+    ("Who did Jack Steinberger mentor?", "mentor", False),  # a verb: the start is its subject, no way said
+    ("Which papers are cited by Jack Steinberger?", "cited_by", False)])  # a verb and its preposition
+def test_a_relation_named_by_a_noun_of_the_start_is_the_start_s_own(question, relation, said):
+    assert said_as_owner(object_words(question), frozenset({"jack", "steinberger"}), relation) is said
+
+
+def test_a_first_hop_against_the_way_the_question_says_it_costs():
+    from glm_dspy.modules.reading_fit import against_way
+
+    start = Start.named("laureate", "name", "Jack Steinberger", "l1")
+    words = object_words("Where were the mentors of Jack Steinberger born?")
+    forwards = Candidate(start, (Hop("mentor", True, "laureate"), Hop("birth_city", True, "city")), "name")
+    backwards = Candidate(start, (Hop("mentor", False, "laureate"), Hop("birth_city", True, "city")), "name")
+    assert not against_way(forwards, words, False) and against_way(backwards, words, False)
+    assert against_way(forwards, words, True)  # a start said as the object: forwards goes against it

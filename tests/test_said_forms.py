@@ -133,3 +133,31 @@ def test_a_shorter_reading_of_one_value_comes_before_a_longer_one_of_several():
     assert _one_first(shown[::-1]) == shown[::-1]  # the nearest reads one already
     other = Candidate(paper, (), "title")  # another feature: not the value asked
     assert _one_first([shown[0], (other, ["Deep Nets"], "")])[0][0] is loop
+
+
+def test_a_detour_back_to_the_named_thing_s_type_must_be_said():
+    from collections import Counter
+
+    from glm_dspy.modules.reading_fit import unsaid_detour
+
+    paper = Start.named("paper", "title", "Deep Nets", "p1")
+    others = Candidate(paper, (Hop("author", True, "author"), Hop("author", False, "paper")), "keywords")
+    said = Counter({"keyword": 1, "paper": 1})
+    assert unsaid_detour(others, said, Counter())  # "the keywords of the paper P": no word says author
+    assert not unsaid_detour(others, said + Counter({"author": 1}), Counter())  # "... of P's authors' papers"
+    assert not unsaid_detour(Candidate(paper, (), "keywords"), said, Counter())
+    assert not unsaid_detour(others, said, Counter({("author", True): 1}))  # the bank's word for author
+
+
+def test_a_relation_taken_more_often_than_said_leaves_a_hop_unsaid():
+    start = Start.named("laureate", "name", "Jack Steinberger", "l1")
+    own = Candidate(start, (Hop("mentor", True, "laureate"),), "name")
+    fellows = Candidate(start, (Hop("mentor", True, "laureate"), Hop("mentor", False, "laureate")), "name")
+    assert repeated(own, {"mentor": 1}) == 0 and repeated(fellows, {"mentor": 1}) == 1
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("In which cities were the Nobel laureate mentors of Jack Steinberger born?", "Rome"),  # his mentor's, once
+    ("Which other Nobel laureate studied under the same mentor as James Peebles?", "Rainer Weiss")])  # there and back
+def test_a_relation_is_taken_as_often_as_the_question_says_it(nobel_graph, question, answer):
+    assert _answer(nobel_graph, question) == answer

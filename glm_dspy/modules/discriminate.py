@@ -74,9 +74,12 @@ class Discriminate(dspy.Module):
         from its start cost (glm_dspy/modules/word_order.py), "one": of a question that asks one value
         ("What year was P published?"), a shorter reading that reads one comes before a longer one
         that reads several (`_one_first`), "repeated": a relation's word said more often than a
-        reading takes the relation leaves the rest unsaid ("the mentor of the mentor of ..."),
+        reading takes the relation leaves the rest unsaid ("the mentor of the mentor of ..."), and
+        a relation taken more often than said (but there and back after "same") is a hop unsaid,
         "forms": a word says a schema name it derives by its form ("founded": founder; "home":
-        hometown; glm_dspy/modules/meant_words.py `derives`)."""
+        hometown; glm_dspy/modules/meant_words.py `derives`), "detour": a reading of a named
+        thing that leaves its type and comes back to it through hops no word says (P -> author
+        -> paper for "the keywords of P") costs as a word left unsaid (`reading_fit.unsaid_detour`)."""
         super().__init__()
         assert 1 <= k <= 9 and chooser in (MODEL, NEAREST), (k, chooser)
         self.found = Readings(graph, max_hops=max_hops, relation_words=relation_words, levers=levers)

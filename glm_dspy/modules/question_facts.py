@@ -376,3 +376,13 @@ def asks_one(question: str) -> bool:
         return False
     noun = (found.group(1) or found.group(2)).lower()
     return not (noun.endswith("s") and not noun.endswith("ss"))
+
+
+_SAME_WORD = re.compile(r"\bsame\s+([a-z]+)", re.IGNORECASE)
+
+
+def same_words(question: str) -> list[str]:
+    """The words the question says right after "same" ("studied under the same mentor as X" ->
+    ["mentor"]): a relation said so is taken there and back (X -> mentor -> the mentor's
+    students)."""
+    return [word.lower() for word in _SAME_WORD.findall(question)]

@@ -49,10 +49,18 @@ def longest(starts: list[Start], schema) -> list[Start]:
     """The starts but those whose words a start bound by a longer name holds too: of "Cambridge,
     MA", the city named so, not Cambridge; of "Kaiser-Wilhelm-Institut (now Max-Planck Institut)
     für Chemie", that institute, not Max Planck. A name binds the longest run of the question's
-    words it can (a start by name: one equal to its type's name feature)."""
-    names = [s.bound for s in starts if any(c.op == "=" and c.feature == schema.node_types[s.type_name].text_feature
-                                            for c in s.conditions)]
-    return [s for s in starts if not any(s.bound < bound for bound in names)]
+    words it can (a start by name: one equal to its type's name feature), and the node named
+    exactly wins over the names of its type that merely hold the same words (where names are
+    few enough to be a category, "one of Deep Nets, Wide Nets")."""
+    def by_name(s: Start) -> bool:
+        return any(c.op == "=" and c.feature == schema.node_types[s.type_name].text_feature for c in s.conditions)
+
+    def loose(s: Start) -> bool:  # names of its type that merely hold the words ("one of Deep Nets, Wide Nets")
+        return not by_name(s) and any(c.feature == schema.node_types[s.type_name].text_feature for c in s.conditions)
+
+    names = [(s.type_name, s.bound) for s in starts if by_name(s)]
+    return [s for s in starts if not any(s.bound < bound or (loose(s) and s.bound == bound and s.type_name == type_name)
+                                         for type_name, bound in names)]
 
 
 def likened_values(values: ValueIndex, question: str, found: list[Anchor], bound: set[str], embed) -> list[Anchor]:

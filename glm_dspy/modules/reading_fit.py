@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 from glm_dspy.modules.question_facts import word_stem
-from glm_dspy.modules.relation_voice import said_as_object
+from glm_dspy.modules.relation_voice import said_as_object, said_as_owner
 from glm_dspy.graphs.cypher.anchors import stem
 from glm_dspy.graphs.cypher.candidates import COUNT, Candidate, Start
 from glm_dspy.graphs.cypher.compared import Compared
@@ -20,6 +20,7 @@ UNION_BONUS = 0.02  # of cosine, to a last hop read into all the types it reache
 RELATION_BONUS = 0.06  # of cosine, per hop whose relation the question says
 FEATURE_BONUS = 0.05  # of cosine, to a reading that returns a feature the question names
 UNSAID_COST = 0.06  # of cosine, per schema word or stated value of the question the reading leaves unbound
+WAY_COST = 0.1  # of cosine, to a reading whose first hop goes against the way the question says its relation
 RANK_COST = 0.1  # of cosine, to a reading that does not rank where the question asks for a first, a last or the most
 
 
@@ -56,7 +57,18 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
     end_types = {stem(t) for t in answer_types(c)}
     asked_type = (thing is not None and stem(thing) in end_types) or bool(persons & set(answer_types(c)))
     return (- HOP_COST * len(hops) + RELATION_BONUS * relation_words + COVER_BONUS * len(c.bound)
-            + THING_BONUS * asked_type + UNION_BONUS * bool(c.hops and c.hops[-1].also and thing is None))
+            + THING_BONUS * asked_type + UNION_BONUS * bool(c.hops and c.hops[-1].also and thing is None)
+            - WAY_COST * against_way(c, words, back))
+
+
+def against_way(c: Candidate, words: list[str] | None, back: bool) -> bool:
+    """Whether the reading's first hop goes against the way the question says its relation:
+    forwards where the start is said as its object ("cited by P": `said_back`), backwards where
+    the relation is said as the start's own ("the mentors of X", "X's mentor": `said_as_owner`)."""
+    if not c.hops or words is None:
+        return False
+    first = c.hops[0]
+    return (back and first.outgoing) or (not first.outgoing and said_as_owner(words, c.start.bound, first.relation))
 
 
 def said_back(c: Candidate, words: list[str] | None) -> bool:
@@ -108,14 +120,31 @@ def unsaid(c: Candidate, asked: set[str], taught: Counter, words: list[str] | No
     return len(asked - used - bound) + sum(max(0, n - taken[relation]) for relation, n in taught.items())
 
 
-def repeated(c: Candidate, said: Counter) -> int:
-    """Of the relation words the question says more than once (`said`: stem -> how often, of the
-    words that name only relations), the mentions beyond the hops that take a relation of that
-    word: "the mentor of the mentor of the mentor of X" says three hops over mentor, and a
-    reading that takes two leaves one unsaid (its first mention, where it takes none, is
-    `unsaid`'s), as `unsaid` counts the mentions of a relation in the bank's words."""
+def unsaid_detour(c: Candidate, said: Counter, taught: Counter) -> bool:
+    """Whether a reading of a named start walks back to the start's own type (P -> author ->
+    paper: P's author's other papers) through hops no word of the question says (neither
+    their relations, nor the types they reach, nor the bank's words for them): such a reading
+    reads other things than the one the question names, which the question would say."""
+    hops = c.hops
+    if not c.start.is_named or len(hops) < 2 or hops[-1].type_name != c.start.type_name \
+            or all(hop.type_name == c.start.type_name for hop in hops[:-1]):
+        return False  # no way back: the path never left the start's type (a graph of one type: every path)
+    taught_relations = {relation for relation, _ in taught}
+    return not any(any(said[word_stem(w)] for w in (*hop.relation.split("_"), *hop.type_name.split("_")))
+                   or hop.relation in taught_relations for hop in hops[:-1])
+
+
+def repeated(c: Candidate, said: Counter, same: Counter = Counter()) -> int:
+    """Of the relation words the question says (`said`: stem -> how often, of the words that
+    name only relations), the mentions beyond the hops that take a relation of that word, and
+    the hops beyond its mentions: "the mentor of the mentor of the mentor of X" says three hops
+    over mentor, and a reading that takes two leaves one unsaid (its first mention, where it
+    takes none, is `unsaid`'s), as `unsaid` counts the mentions of a relation in the bank's
+    words; "the mentors of X" says one, and X -> mentor -> the mentor's students takes two. A
+    relation said after "same" (`same`: stem -> how often) may be taken twice, there and back:
+    "studied under the same mentor as X" is X -> mentor -> the mentor's students."""
     taken = Counter(word_stem(w) for hop in hops_of(c) for w in hop.relation.split("_"))
-    return sum(max(0, n - max(1, taken[word])) for word, n in said.items() if n > 1)
+    return sum(max(0, n - max(1, taken[word])) + max(0, taken[word] - n - same[word]) for word, n in said.items())
 
 
 def compared_unsaid(c: Candidate, said: Counter, near: set[str], elided: bool) -> int:

@@ -42,11 +42,11 @@ from glm_dspy.modules.embedding_cache import EmbeddingCache
 from glm_dspy.modules.person_types import person_types
 from glm_dspy.modules.question_facts import (NAME, asked, asked_words, asks_person, compared, compares, count_bound,
                                              elided, equates, extreme, fits, meets_in_time, most, negated,
-                                             question_values, refers_back, word_stem)
+                                             question_values, refers_back, same_words, word_stem)
 from glm_dspy.modules.meant_words import meant_by_word, near_names, open_words, schema_names
 from glm_dspy.modules.question_starts import question_starts
 from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, compared_unsaid, is_stated,
-                                          named_back, path_fit, repeated, returns_fit, starts_of_reading,
+                                          named_back, path_fit, repeated, returns_fit, unsaid_detour, starts_of_reading,
                                           unnamed_time, unsaid)
 from glm_dspy.modules.relation_voice import object_words
 from glm_dspy.modules.relation_words import RelationWords
@@ -70,7 +70,8 @@ PATHS = 24  # paths whose readings are ranked one by one
 JOIN_HOPS = 2  # the longest path of a start that joins another's
 # each measured on and off (bench/readings.py --off); "yes/no", "gate" and "one" are Discriminate's
 LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "counted", "absent", "loops",
-                    "compared", "persons", "meant", "order", "gate", "voice", "one", "repeated", "forms"})
+                    "compared", "persons", "meant", "order", "gate", "voice", "one", "repeated", "forms",
+                    "detour"})
 
 
 class Readings:
@@ -276,6 +277,7 @@ class Readings:
         schema_words = self._schema_words() & set(said) - {word_stem(w) for w in self._taught}
         relation_said = Counter({w: n for w, n in said.items() if w in self._relation_words_only}
                                 if "repeated" in self.levers else {})
+        relation_same = Counter(word_stem(w) for w in same_words(question))
         stated = frozenset().union(*(s.bound for c in found for s in starts_of_reading(c) if is_stated(s))) \
             if "stated" in self.levers else frozenset()
         ranks = (extreme(question) is not None, most(question) is not None,
@@ -286,7 +288,8 @@ class Readings:
         scores = self._embed([c.words() for c in found]) @ asked_vector \
             + np.array([path_fit(c, said, thing, taught, persons, named, voiced) + returns_fit(c, said)
                         - UNSAID_COST * (unsaid(c, schema_words, taught, voiced) + len(stated - c.bound)
-                                         + repeated(c, relation_said))
+                                         + repeated(c, relation_said, relation_same))
+                        - UNSAID_COST * ("detour" in self.levers and unsaid_detour(c, said, taught))
                         - RANK_COST * ((ranks[0] and c.order is None) + (ranks[1] and c.group is None)
                                        + (ranks[2] and c.counted is None) + (ranks[3] and c.absent is None)
                                        + (ranks[4] and c.loop is None))

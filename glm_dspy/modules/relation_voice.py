@@ -5,8 +5,10 @@ by P", "who works for Acme"), the start is the relation's object: the path leave
 and the relation's words say that hop, not the hop forwards. Elsewhere ("P is cited by", "how
 many papers cite P") the words say nothing of the way.
 
+A relation named by a noun (`mentor`, `birth_city`) is said the other way: "the mentors of X"
+and "X's mentor" are X's own (`said_as_owner`), so the path leaves X forwards over it.
 The readings' ranking (glm_dspy/modules/reading_fit.py's `path_fit`) credits a path's first hop
-by this; a relation whose name ends in no preposition (`mentor`, `birth_city`) is not read here.
+taken the way the question says it, and charges one taken against it.
 """
 
 from __future__ import annotations
@@ -42,4 +44,26 @@ def said_as_object(words: list[str], start_words: frozenset[str], relation: str)
     return False
 
 
-__all__ = ["object_words", "said_as_object"]
+def said_as_owner(words: list[str], start_words: frozenset[str], relation: str) -> bool:
+    """Whether the question (`words`, `object_words`) says a relation named by a noun (`mentor`,
+    `birth_city`) as the start's: "<relation> of <start>" (within GAP words: "the mentors of
+    Jack Steinberger") or "<start>'s <relation>": the path leaves the start forwards over it
+    (Steinberger's mentor), not backwards (those whose mentor he is)."""
+    if prepositional(relation):
+        return False
+    parts = [word_stem(w) for w in relation.lower().split("_") if w not in FUNCTION_WORDS]
+    own = {w for w in start_words if w not in FUNCTION_WORDS}
+    if not parts or not own:
+        return False
+    n = len(parts)
+    for i in range(len(words) - n + 1):
+        if [word_stem(w) for w in words[i:i + n]] != parts:
+            continue
+        after, before = words[i + n:i + n + 1 + GAP], words[max(0, i - 2):i]
+        if after[:1] == ["of"] and any(w in own for w in after[1:]) \
+                or before[-1:] == ["s"] and any(w in own for w in before[:-1]):
+            return True
+    return False
+
+
+__all__ = ["object_words", "said_as_object", "said_as_owner"]
