@@ -83,7 +83,7 @@ class Discriminate(dspy.Module):
         super().__init__()
         assert 1 <= k <= 9 and chooser in (MODEL, NEAREST), (k, chooser)
         self.found = Readings(graph, max_hops=max_hops, relation_words=relation_words, levers=levers)
-        self.levers, self.max_hops = self.found.levers, max_hops
+        self.levers = self.found.levers
         self.graph, self.fallback, self.k, self.chooser = graph, fallback, k, chooser
         self.choose = dspy.Predict(ChooseReading, max_tokens=24)
 
