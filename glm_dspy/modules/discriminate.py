@@ -79,7 +79,15 @@ class Discriminate(dspy.Module):
         "forms": a word says a schema name it derives by its form ("founded": founder; "home":
         hometown; glm_dspy/modules/meant_words.py `derives`), "detour": a reading of a named
         thing that leaves its type and comes back to it through hops no word says (P -> author
-        -> paper for "the keywords of P") costs as a word left unsaid (`reading_fit.unsaid_detour`)."""
+        -> paper for "the keywords of P") costs as a word left unsaid (`reading_fit.unsaid_detour`),
+        "which": "which <type>" is answered by those nodes' names, not another feature the
+        question says ("which institutions in the city ...": not the city), "passive": a relation
+        said in the passive with its agent after "by" ("trained by the man who ...") is said by a
+        hop backwards over it, "asked-end": the words naming the type of the thing asked say the
+        path's end, not the place of a hop on the way (word_order.said_at), "referred": a thing named again
+        ("X's mentor ... the mentor") is no further hop (question_facts.referred_words), and
+        "meet-order": of a reading that meets a named thing's time, that time must be said after
+        its name ("born in the year X won": X's prize; `reading_fit.meets_unsaid`)."""
         super().__init__()
         assert 1 <= k <= 9 and chooser in (MODEL, NEAREST), (k, chooser)
         self.found = Readings(graph, max_hops=max_hops, relation_words=relation_words, levers=levers)

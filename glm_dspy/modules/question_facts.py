@@ -19,6 +19,7 @@ from glm_dspy.graphs.cypher.anchors import DATE as VALUE_DATE
 from glm_dspy.graphs.cypher.anchors import NUMBER as VALUE_NUMBER
 from glm_dspy.graphs.cypher.anchors import TEXT as VALUE_TEXT
 from glm_dspy.graphs.cypher.anchors import QuestionValues
+from glm_dspy.modules.question_amounts import NUMBER_WORDS, question_amounts
 
 COUNT = "count"
 DATE = "date"
@@ -90,6 +91,23 @@ def asked_words(question: str) -> list[str]:
             break  # a possessive names the owner of the thing asked for: "which laureate's mentor"
         words.append(word.group(0).lower())
     return words
+
+
+def asked_span(question: str) -> tuple[int, int] | None:
+    """Where in the question the words `asked_words` reads stand (character offsets), or None."""
+    found = _ASKED_WORDS.search(question)
+    return None if found is None else found.span(1)
+
+
+def passive_words(question: str, agent_words: int = 4) -> list[tuple[str, tuple[str, ...]]]:
+    """The words the question says in the passive with an agent after them ("trained by the
+    man who ...", "cited by P"): a word right before "by" that some word follows (lower case),
+    each with the (up to `agent_words`) words after "by". The agent is the relation's subject: a
+    path that reaches the word's relation from the agent's side takes it backwards ("the
+    laureate trained by the man": the man's student; "who was trained by X": X's students)."""
+    words = re.findall(r"[a-z0-9]+", question.lower())
+    return [(w, tuple(words[i + 2:i + 2 + agent_words])) for i, w in enumerate(words[:-2])
+            if words[i + 1] == "by" and w not in ("is", "was", "are", "were")]
 
 
 def word_stem(word: str) -> str:
@@ -171,7 +189,8 @@ def question_values(question: str) -> QuestionValues:
                and int(n) not in {year for _, year in bounds}]
     return QuestionValues(tuple(dict.fromkeys(w.lower() for w in words)), tuple(dict.fromkeys(phrases)),
                           tuple(dict.fromkeys(numbers)), tuple(dates), tuple(dict.fromkeys(bounds)),
-                          tuple(dict.fromkeys(decades)))
+                          tuple(dict.fromkeys(decades)), tuple(dict.fromkeys(question_amounts(without_dates))))
+
 
 
 # a year the values lie on one side of: "since 2020" (>=), "after 1950" (>), "before 1900" (<), "until 1930" (<=)
@@ -235,9 +254,9 @@ def operator_words(question: str) -> frozenset[str]:
                      for w in re.findall(r"[a-z]+", m.group(), re.IGNORECASE))
 
 
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                 "ten": 10}
-_N = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
+# a count's bound: a small number, not an amount ("more than 250,000", "over 2 million": `question_amounts`)
+_N = r"(\d+(?![.,]\d)(?!\s+(?:thousand|million|billion)\b)|(?:one|two|three|four|five|six|seven|eight|nine|ten)" \
+     r"(?!\s+(?:thousand|million|billion)\b))"
 _COUNT_BOUNDS = (  # (words, op); the first that the question says is its bound
     (re.compile(r"\b(?:no|not)\s+more\s+than\s+" + _N + r"\b", re.IGNORECASE), "<="),
     (re.compile(r"\bat\s+most\s+" + _N + r"\b", re.IGNORECASE), "<="),
@@ -259,7 +278,7 @@ def count_bound(question: str) -> tuple[str, int] | None:
         found = pattern.search(question)
         if found:
             word = found.group(1).lower()
-            return op, int(word) if word.isdigit() else _NUMBER_WORDS[word]
+            return op, int(word) if word.isdigit() else NUMBER_WORDS[word]
     return (">=", 2) if _SEVERAL.search(question) else None
 
 
@@ -386,3 +405,24 @@ def same_words(question: str) -> list[str]:
     ["mentor"]): a relation said so is taken there and back (X -> mentor -> the mentor's
     students)."""
     return [word.lower() for word in _SAME_WORD.findall(question)]
+
+
+_DEFINITE = frozenset({"the", "that", "this", "those", "these"})
+
+
+def referred_words(question: str) -> list[tuple[int, str]]:
+    """The words the question says again to refer back to a thing it has named already ("X's
+    mentor also won a prize. Who did the mentor share it with?" -> "mentor"), each with its
+    character offset: a word said before, said again right after "the", "that" or "this" and
+    with nothing of its own after it (no "of", no "'s": "the mentor of the mentor of X" says
+    two mentors). Such a mention is the same thing, not one more hop (lower case)."""
+    matches = list(re.finditer(r"[a-z0-9]+|['’]s\b", question.lower()))
+    words = [m.group() for m in matches]
+    seen, found = set(), []
+    for i, word in enumerate(words):
+        stem_ = word_stem(word)
+        after = words[i + 1] if i + 1 < len(words) else ""
+        if stem_ in seen and i and words[i - 1] in _DEFINITE and after not in ("of", "'s", "’s"):
+            found.append((matches[i].start(), word))
+        seen.add(stem_)
+    return found

@@ -9,7 +9,7 @@ from collections import Counter
 
 from glm_dspy.modules.question_facts import word_stem
 from glm_dspy.modules.relation_voice import said_as_object, said_as_owner
-from glm_dspy.graphs.cypher.anchors import stem
+from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS, stem
 from glm_dspy.graphs.cypher.candidates import COUNT, Candidate, Start
 from glm_dspy.graphs.cypher.compared import Compared
 
@@ -26,7 +26,7 @@ RANK_COST = 0.1  # of cosine, to a reading that does not rank where the question
 
 def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
              persons: frozenset[str] = frozenset(), named_back: frozenset[str] = frozenset(),
-             words: list[str] | None = None) -> float:
+             words: list[str] | None = None, passive: dict[str, frozenset[str]] | None = None) -> float:
     """How a reading's path binds the question's words, in cosine units: each hop costs HOP_COST
     (of two readings alike in meaning, the shorter first) and each hop taken forwards whose
     relation the question says (as often as it says it; "mentored" says mentor) earns
@@ -41,13 +41,21 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
     question names the type it asks for (then that type alone fits best: "how many countries",
     not countries and institutions). Where the question (`words`) says a start as the object of
     its first hop's relation ("cited by P": glm_dspy/modules/relation_voice.py), that hop is
-    said taken backwards, not forwards."""
+    said taken backwards, not forwards. A relation the question says in the passive with its
+    agent after it (`passive`: the stems of those words -> the agent's words, "trained by the
+    man who ...": mentor) is said by a hop taken backwards over it too: the path comes from the
+    agent's side (the man's student); where the start is that agent ("who was trained by X"), a
+    first hop forwards over it goes against the way it is said."""
     hops = hops_of(c)
     back = said_back(c, words)
+    passive = passive or {}
 
     def saying(at: int, hop) -> str:  # hops_of(c) begins with c.hops: at 0 is the first hop
         if back and at == 0:
             return "" if hop.outgoing else hop.relation
+        if not hop.outgoing and hop.relation not in named_back \
+                and {word_stem(w) for w in hop.relation.split("_")} <= passive.keys():
+            return hop.relation
         return hop.relation if hop.outgoing else hop.type_name if hop.relation in named_back else ""
 
     relations = Counter(word_stem(word) for at, hop in enumerate(hops) for word in saying(at, hop).split("_") if word)
@@ -58,7 +66,18 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
     asked_type = (thing is not None and stem(thing) in end_types) or bool(persons & set(answer_types(c)))
     return (- HOP_COST * len(hops) + RELATION_BONUS * relation_words + COVER_BONUS * len(c.bound)
             + THING_BONUS * asked_type + UNION_BONUS * bool(c.hops and c.hops[-1].also and thing is None)
-            - WAY_COST * against_way(c, words, back))
+            - WAY_COST * (against_way(c, words, back) or agent_forwards(c, passive)))
+
+
+def agent_forwards(c: Candidate, passive: dict[str, frozenset[str]]) -> bool:
+    """Whether a reading's first hop goes forwards over a relation the question says in the
+    passive with the start as its agent ("who was trained by X": X's students, backwards over
+    mentor, not X's mentor)."""
+    if not c.hops or not c.hops[0].outgoing:
+        return False
+    stems = {word_stem(w) for w in c.hops[0].relation.split("_")}
+    own = {w for w in c.start.bound if w not in FUNCTION_WORDS}
+    return bool(own) and all(s in passive and own & passive[s] for s in stems)
 
 
 def against_way(c: Candidate, words: list[str] | None, back: bool) -> bool:
@@ -171,6 +190,20 @@ def _time_said(hops: tuple, feature: str, said: Counter, end_type: str) -> bool:
     holder = [hops[-1].relation if hops[-1].outgoing else hops[-1].type_name] if hops else []
     holder = [name for name in holder if name != end_type]
     return any(said[word_stem(w)] for name in (feature, *holder) for w in name.split("_"))
+
+
+def meets_unsaid(c: Candidate, after: set, near_after: set[str]) -> bool:
+    """Whether a reading that meets a named thing's time (graphs/cypher/value_meets.py) leaves
+    that time unsaid where the question says it: right after the thing's name ("born in the
+    year Hershey won his prize": the year of Hershey's prize, not of his birth). `after`: what
+    the words after the name say (word_order.said_after); `near_after`: the schema names those
+    words may say in other words ("died": death date). The time is said by its feature's words
+    or by the hops that reach it ("his prize")."""
+    if c.meets is None:
+        return False
+    names = [c.meets.feature, *(hop.relation if hop.outgoing else hop.type_name for hop in c.meets.hops)]
+    return not any(word_stem(w) in after for name in names for w in name.split("_")) \
+        and c.meets.feature.replace("_", " ") not in near_after
 
 
 def unnamed_time(c: Candidate, timed) -> bool:

@@ -18,7 +18,9 @@ its starts, best first.
     count, a date, a name; each feature's kind read from the graph); who or which thing asks
     for the thing itself, its name, not another of its features unless the question says that
     feature's words ("the family name of ..."); "which <type>" (or "what is the <type> ..."),
-    where a word names one of the graph's node types, is answered by nodes of that type only
+    where a word names one of the graph's node types, is answered by nodes of that type only,
+    and by their names, but a feature the asked words name ("which institutions in the city
+    where X was born": the institutions, not their city)
     -> scored: the embedder's cosine of the reading's words and the question, plus how the
     reading binds the question's words (glm_dspy/modules/reading_fit.py: hops cost, relations
     and features the question says earn, in its words, in words it derives or the bank teaches,
@@ -40,18 +42,18 @@ from glm_dspy.modules.copyable_lock import CopyableLock
 from glm_dspy.modules.question_facts import COUNT as COUNT_ASKED
 from glm_dspy.modules.embedding_cache import EmbeddingCache
 from glm_dspy.modules.person_types import person_types
-from glm_dspy.modules.question_facts import (NAME, asked, asked_words, asks_person, compared, compares, count_bound,
+from glm_dspy.modules.question_facts import (NAME, asked, asked_span, asked_words, asks_person, passive_words, referred_words, compared, compares, count_bound,
                                              elided, equates, extreme, fits, meets_in_time, most, negated,
                                              question_values, refers_back, same_words, word_stem)
 from glm_dspy.modules.meant_words import meant_by_word, near_names, open_words, schema_names
 from glm_dspy.modules.question_starts import question_starts
-from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, compared_unsaid, is_stated,
+from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, compared_unsaid, is_stated, meets_unsaid,
                                           named_back, path_fit, repeated, returns_fit, unsaid_detour, starts_of_reading,
                                           unnamed_time, unsaid)
 from glm_dspy.modules.relation_voice import object_words
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.modules.taught_words import mentions, taught_words
-from glm_dspy.modules.word_order import ORDER_COST, order_misses, said_at
+from glm_dspy.modules.word_order import ORDER_COST, name_end, order_misses, said_after, said_at
 from glm_dspy.graphs.cypher.anchors import DATE as VALUE_DATE
 from glm_dspy.graphs.cypher.anchors import TEXT as VALUE_TEXT
 from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS, ValueIndex, stem
@@ -71,7 +73,7 @@ JOIN_HOPS = 2  # the longest path of a start that joins another's
 # each measured on and off (bench/readings.py --off); "yes/no", "gate" and "one" are Discriminate's
 LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "counted", "absent", "loops",
                     "compared", "persons", "meant", "order", "gate", "voice", "one", "repeated", "forms",
-                    "detour"})
+                    "detour", "which", "passive", "asked-end", "referred", "meet-order"})
 
 
 class Readings:
@@ -140,6 +142,8 @@ class Readings:
         if equates(question) and "compared" in self.levers:  # "the same first name as their co-laureate"
             found += self._looped(found + self._every(thing), thing, "=")
         things = {thing} if thing is not None else set()
+        if thing is not None and "which" in self.levers:  # "which institutions ...": the institutions, by name
+            said = {stem(w) for w in asked_words(question)}
         return [c for c in found
                 if fits(kind, self._value_kind(c), c.returns == COUNT)
                 and (kind != NAME or c.group is not None
@@ -252,15 +256,35 @@ class Readings:
         near = near_names(words, self._names(), self._embed)
         times = self._time_names()
         time_named = bool(near & times) or any(all(said[word_stem(w)] for w in name.split()) for name in times)
-        placed = said_at(question, meant, self._taught) if "order" in self.levers else None
+        placed = said_at(question, meant, self._taught,
+                         asked_span(question) if "asked-end" in self.levers and self._thing(question) else None,
+                         frozenset(at for at, _ in referred_words(question)) if "referred" in self.levers else frozenset()) \
+            if "order" in self.levers else None
+        passive: dict[str, frozenset[str]] = {}  # the stem of a relation said in the passive -> its agent's words
+        for w, agent in passive_words(question) if "passive" in self.levers else ():
+            for stem_ in {word_stem(w), *meant.get(w, ())}:
+                passive[stem_] = passive.get(stem_, frozenset()) | frozenset(agent)
         named = self._named_back()
 
         ellipsis = elided(question)
 
+        named_after = {}  # a named start's words -> (what the words after its name say, the names they may say)
+        if "meet-order" in self.levers and meets_in_time(question):
+            every = said_at(question, meant, self._taught)
+            lowered = re.findall(r"[a-z]+", question.lower())
+            for c in found:
+                if c.meets is not None and c.meets.other.bound not in named_after:
+                    end = name_end(c.meets.other.bound, every)
+                    tail = [] if end is None else lowered[end + 1:]
+                    named_after[c.meets.other.bound] = (said_after(c.meets.other.bound, every),
+                                                        near_names(tail, self._names(), self._embed))
+
         def misplaced(c: Candidate) -> float:
             """Hops said out of their order outwards from the start; compared times left unsaid."""
             return (ORDER_COST * order_misses(c.start.bound, c.hops, placed, named) if placed is not None else 0.0) \
-                + UNSAID_COST * compared_unsaid(c, said, near, ellipsis)
+                + UNSAID_COST * compared_unsaid(c, said, near, ellipsis) \
+                + UNSAID_COST * (c.meets is not None and c.meets.other.bound in named_after
+                                 and meets_unsaid(c, *named_after[c.meets.other.bound]))
 
         thing = self._thing(question)
         by_path: dict[str, Candidate] = {}
@@ -270,13 +294,15 @@ class Readings:
         taught, persons = mentions(question, self._taught), self._person_types(question)
         voiced = object_words(question) if "voice" in self.levers else None
         path_scores = self._embed(paths) @ asked_vector \
-            + np.array([path_fit(by_path[p], said, thing, taught, persons, named, voiced) - misplaced(by_path[p])
+            + np.array([path_fit(by_path[p], said, thing, taught, persons, named, voiced, passive) - misplaced(by_path[p])
                         for p in paths])
         near = {paths[i] for i in np.argsort(-path_scores, kind="stable")[:PATHS]}
         found = [c for c in found if c.path_words() in near]
         schema_words = self._schema_words() & set(said) - {word_stem(w) for w in self._taught}
         relation_said = Counter({w: n for w, n in said.items() if w in self._relation_words_only}
                                 if "repeated" in self.levers else {})
+        if "referred" in self.levers:  # "... Who did the mentor share it with?": the mentor named before
+            relation_said -= Counter(word_stem(w) for _, w in referred_words(question))
         relation_same = Counter(word_stem(w) for w in same_words(question))
         stated = frozenset().union(*(s.bound for c in found for s in starts_of_reading(c) if is_stated(s))) \
             if "stated" in self.levers else frozenset()
@@ -286,7 +312,7 @@ class Readings:
                  compared(question) is not None and "compared" in self.levers
                  or equates(question) and "loops" in self.levers)
         scores = self._embed([c.words() for c in found]) @ asked_vector \
-            + np.array([path_fit(c, said, thing, taught, persons, named, voiced) + returns_fit(c, said)
+            + np.array([path_fit(c, said, thing, taught, persons, named, voiced, passive) + returns_fit(c, said)
                         - UNSAID_COST * (unsaid(c, schema_words, taught, voiced) + len(stated - c.bound)
                                          + repeated(c, relation_said, relation_same))
                         - UNSAID_COST * ("detour" in self.levers and unsaid_detour(c, said, taught))
@@ -337,3 +363,4 @@ class Readings:
             self._words = {word_stem(w) for name in names for w in name.lower().split("_")
                            if w and w not in FUNCTION_WORDS and not w.isdigit()} - {word_stem(INVERSE_PREFIX.rstrip("_"))}
         return self._words
+

@@ -23,12 +23,23 @@ ORDER_COST = 0.06  # of cosine, per hop said nearer the start than a hop before 
 POSSESSIVE = "s"  # "'s", as the question's words are read
 
 
-def said_at(question: str, meant: dict[str, set[str]], taught: dict[str, tuple[str, bool]]) -> list[set]:
+def said_at(question: str, meant: dict[str, set[str]], taught: dict[str, tuple[str, bool]],
+            skipped: tuple[int, int] | None = None, referring: frozenset[int] = frozenset()) -> list[set]:
     """Per word of the question (lower case, in order): what it says, its stem, the stems of the
     schema name it means in other words (`meant`: word -> stems) and the (relation, outgoing)
-    the bank teaches it for (`taught`)."""
-    words = re.findall(r"[a-z]+", question.lower())
-    return [{word_stem(w), *meant.get(w, ()), *([taught[w]] if w in taught else [])} for w in words]
+    the bank teaches it for (`taught`); nothing for the words within `skipped` (character
+    offsets): the words naming the type of the thing asked for ("Which Nobel laureate was
+    trained by ...") say the path's end, which is last whatever the place they stand in, not a
+    hop on the way (where they name a relation, "Who is the mentor of ...", they say its last
+    hop where they stand, and are not skipped);
+    nor for the words at `referring` (their offsets), which name again a thing said before ("X's
+    mentor ... the mentor"): the hop is said where it was first named."""
+    said = []
+    for match in re.finditer(r"[a-z]+", question.lower()):
+        w = match.group()
+        inside = skipped is not None and skipped[0] <= match.start() < skipped[1] or match.start() in referring
+        said.append(set() if inside else {word_stem(w), *meant.get(w, ()), *([taught[w]] if w in taught else [])})
+    return said
 
 
 def order_misses(start_words: frozenset[str], hops: tuple, said: list[set],
@@ -89,4 +100,19 @@ def _marks(hop, named_back: frozenset[str]) -> set:
     return marks
 
 
-__all__ = ["ORDER_COST", "order_misses", "said_at"]
+def name_end(start_words: frozenset[str], said: list[set]) -> int | None:
+    """The place of the last word of a start's name in the question (`said`: `said_at`'s), or
+    None where the question does not say it."""
+    content = [i for i, words in enumerate(said)
+               if any(word_stem(w) in words for w in start_words if w not in FUNCTION_WORDS)]
+    return content[-1] if content else None
+
+
+def said_after(start_words: frozenset[str], said: list[set]) -> set:
+    """What the words after a start's name say (`said`: `said_at`'s), up to the end of the
+    question: "born in the year Hershey won his prize" says prize and won after Hershey."""
+    end = name_end(start_words, said)
+    return set() if end is None else set().union(set(), *said[end + 1:])
+
+
+__all__ = ["ORDER_COST", "name_end", "order_misses", "said_after", "said_at"]

@@ -26,6 +26,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from glm_dspy.graphs.cypher.printer import print_expression
+from glm_dspy.graphs.cypher.rare_words import any_rare
 from glm_dspy.graphs.literal import cypher_name
 from glm_dspy.graphs.cypher.syntax import Binary, FunctionCall, ListLiteral, Literal, Property, Variable
 
@@ -110,6 +111,7 @@ class QuestionValues:
     dates: tuple[str, ...]
     bounds: tuple[tuple[str, int], ...] = ()  # (">=", 2020) of "since 2020": a year the values are on one side of
     decades: tuple[int, ...] = ()  # 1990 of "the 1990s"
+    amounts: tuple[tuple[str, int], ...] = ()  # (">=", 1000000) of "reach one million": a quantity the values pass
 
 
 class ValueIndex:
@@ -202,6 +204,9 @@ def anchors(index: ValueIndex, store, said: QuestionValues, *, exclude: set[str]
             for op, year in said.bounds:  # ISO dates compare as text: since 2020 is >= "2020", after it >= "2021"
                 op, year = {">": (">=", year + 1), "<=": ("<", year + 1)}.get(op, (op, year))
                 found.setdefault((type_name, Condition(feature, op, str(year))), str(year))
+        if kind == NUMBER and (type_name, feature) not in index.years:
+            for op, amount in said.amounts:  # "reach one million": an amount the values pass, not one they equal
+                found.setdefault((type_name, Condition(feature, op, amount)), str(amount))
         if (type_name, feature) in index.years:
             for decade in said.decades:
                 found.setdefault((type_name, Condition(feature, DECADE, decade)), f"{decade}s")
@@ -223,7 +228,8 @@ def _written(value: str, phrase: str) -> bool:
 def _mentions(index: ValueIndex, store, said: QuestionValues, used: set[str], types: frozenset[str]) -> list[Anchor]:
     """Long texts (and lists of texts) that mention a run of the question's content words (not
     those another anchor holds): the longest runs first, a shorter piece only where its run
-    meets nothing; a run more than MAX_SHARE of the nodes mention is no anchor."""
+    meets nothing; a run more than MAX_SHARE of the nodes mention is no anchor, nor one of common
+    English words only ("where X is based", "the other": graphs/cypher/rare_words.py)."""
     runs, run = [], []
     for word in (*said.words, ""):
         if word and word not in FUNCTION_WORDS and not word.isdigit() and word not in used:
@@ -240,7 +246,7 @@ def _mentions(index: ValueIndex, store, said: QuestionValues, used: set[str], ty
             pieces = [words[i:j] for n in range(len(words), 0, -1) for i, j in [(i, i + n) for i in range(len(words) - n + 1)]]
             for piece in pieces:
                 text = " ".join(piece)
-                if len(piece) == 1 and (len(text) < MIN_MENTION or stem(text) in types):
+                if len(piece) == 1 and (len(text) < MIN_MENTION or stem(text) in types) or not any_rare(piece):
                     continue
                 condition = Condition(feature, "CONTAINS", text, kind == LIST)
                 count = _count(store, type_name, (condition,))
