@@ -113,3 +113,20 @@ def test_values_of_one_feature_said_together_are_also_one_start_of_any_of_them(s
     names = {r["n"] for r in store.query("MATCH (p:prize)-[:rel_laureate]->(l:laureate) "
                                          "WHERE p.category = 'Physics' OR p.category = 'Chemistry' RETURN l.name AS n")}
     assert set(_read(store, next(c for c in plain if c.returns == "name"))) == names
+
+
+def test_the_things_asked_that_had_something_are_those_with_at_least_one(nobel_graph, store):
+    """"Which laureates who shared a Nobel Prize with Roger B. Myerson also had a mentor?": the
+    co-laureates counted by their mentors, kept where there is at least one (a filter no path
+    holds: a path to the mentors reads the mentors). One of his two co-laureates has a mentor."""
+    from glm_dspy.modules.discriminate import Discriminate
+    from glm_dspy.runs.steps import StepLog
+
+    shared = ("MATCH (a:laureate {name: 'Roger B. Myerson'})-[:rel_prize]->(:prize)-[:rel_laureate]->(o:laureate) "
+              "WHERE o <> a ")
+    everyone = {r["n"] for r in store.query(shared + "RETURN DISTINCT o.name AS n")}
+    mentored = {r["n"] for r in store.query(shared + "AND EXISTS { MATCH (o)-[:rel_mentor]->() } RETURN DISTINCT o.name AS n")}
+    assert mentored and mentored < everyone
+    question = "Which laureates who shared a Nobel Prize with Roger B. Myerson also had a mentor?"
+    found = Discriminate(nobel_graph).answer(question, StepLog())
+    assert found and set(found[0].split(", ")) == mentored

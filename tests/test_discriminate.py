@@ -114,6 +114,8 @@ def test_a_first_or_a_last_is_read_from_the_words(question, last):
     ("Which laureates won at least 3 prizes?", (">=", 3)), ("Who won twice?", (">=", 2)),
     ("Which prizes had no more than two laureates?", ("<=", 2)), ("Which prizes had fewer than 3 winners?", ("<", 3)),
     ("Who won in 1903?", None), ("How many laureates were born in Oxford?", None),
+    ("Which of her co-laureates also had a mentor?", (">=", 1)),  # ends on something had: at least one
+    ("Which laureate had a mentor born in Ulm?", None),  # the mentor is said more of: a path, no count
 ])
 def test_a_bound_on_a_count_is_read_from_the_words(question, bound):
     assert count_bound(question) == bound

@@ -268,18 +268,23 @@ _COUNT_BOUNDS = (  # (words, op); the first that the question says is its bound
     (re.compile(r"\b" + _N + r"\s+(?:different|distinct|separate)\b", re.IGNORECASE), ">="),
 )
 _SEVERAL = re.compile(r"\b(?:multiple|twice|more\s+than\s+once)\b", re.IGNORECASE)
+# "... also had a mentor?": the question ends on something had, which is then at least one
+_HAD_ONE = re.compile(r"\b(?:had|has|have)\s+(?:a|an|any)\s+(?:[a-z]+\s+)?[a-z]+\s*\?\s*$", re.IGNORECASE)
 
 
 def count_bound(question: str) -> tuple[str, int] | None:
     """The bound the question puts on how many things something has ("in more than one field":
     (">", 1); "two different countries", "at least 2 prizes": (">=", 2); "multiple", "twice":
-    (">=", 2)); None where it says none. Which things are counted is the reading's to say."""
+    (">=", 2); a question that ends on something had, "... also had a mentor?": (">=", 1));
+    None where it says none. Which things are counted is the reading's to say."""
     for pattern, op in _COUNT_BOUNDS:
         found = pattern.search(question)
         if found:
             word = found.group(1).lower()
             return op, int(word) if word.isdigit() else NUMBER_WORDS[word]
-    return (">=", 2) if _SEVERAL.search(question) else None
+    if _SEVERAL.search(question):
+        return ">=", 2
+    return (">=", 1) if _HAD_ONE.search(question) else None
 
 
 _NEGATED = re.compile(r"\b(?:no|not|never|none|nobody|without)\b|n[’']t\b", re.IGNORECASE)
