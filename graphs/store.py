@@ -57,6 +57,22 @@ class GraphStoreError(RuntimeError):
     """The database directory is missing, incomplete or unreadable."""
 
 
+class QueryLimit(RuntimeError):
+    """A model's query stopped at one of its limits: its time (Kuzu's "Interrupted.") or its
+    memory (Kuzu's "buffer pool is full"). Which one a runaway query meets first depends on the
+    machine; the message names it, and the process lives on either way."""
+
+
+def _limit_hit(error: RuntimeError, timeout_ms: int, pool_bytes: int) -> QueryLimit | None:
+    """The QueryLimit that Kuzu's `error` means, or None for any other error."""
+    text = str(error)
+    if "Interrupted" in text:
+        return QueryLimit(f"the query ran past its time limit ({timeout_ms / 1000:g} s)")
+    if "buffer pool is full" in text:
+        return QueryLimit(f"the query ran past its memory limit ({pool_bytes // 1024**2} MiB of buffer pool)")
+    return None
+
+
 @dataclass(slots=True)
 class ReadResult:
     """What `GraphStore.read` fetched: the rows, why fetching stopped early (None: all were
@@ -149,11 +165,22 @@ class GraphStore:
     def read(self, cypher: str, *, max_rows: int = MAX_FETCH_ROWS, max_bytes: int = MAX_FETCH_BYTES) -> ReadResult:
         """Run Cypher a model wrote: gated (raises QueryRefused or CypherSyntaxError), then the
         gate's canonical text, fetched under the query's timeout and the row and byte caps.
-        Kuzu errors are RuntimeErrors ("Interrupted." past the timeout, whether Kuzu was still
-        running or the rows were still being read); DeadlinePassed once the thread's deadline
-        has passed."""
+        Kuzu's errors are RuntimeErrors; past the timeout (whether Kuzu was still running or the
+        rows were still being read) or the buffer pool, a QueryLimit that says which;
+        DeadlinePassed once the thread's deadline has passed."""
         gated = gate(cypher)
-        result, ends_at = self._execute(gated.text, question=True)
+        timeout_ms = self._timeout_ms()
+        try:
+            return self._fetch(gated.text, max_rows, max_bytes)
+        except QueryLimit:
+            raise
+        except RuntimeError as error:
+            if (limit := _limit_hit(error, timeout_ms, self.question_buffer_pool_bytes)) is not None:
+                raise limit from error
+            raise
+
+    def _fetch(self, text: str, max_rows: int, max_bytes: int) -> ReadResult:
+        result, ends_at = self._execute(text, question=True)
         columns = result.get_column_names()
         rows, num_bytes, truncated = [], 0, None
         try:
@@ -173,7 +200,7 @@ class GraphStore:
                 rows.append(dict(zip(columns, values)))
         finally:
             result.close()
-        return ReadResult(rows, truncated, gated.text)
+        return ReadResult(rows, truncated, text)
 
     def explain(self, cypher: str) -> str:
         """Check that Kuzu can plan Cypher a model wrote, running nothing but EXPLAIN of the one

@@ -19,7 +19,7 @@ from dspy.utils import DummyLM
 from glm_dspy.bench.hostile import CASES, MARKER, PASSWD
 from glm_dspy.modules.text2cypher import Text2Cypher
 from glm_dspy.graphs.cypher import gate
-from glm_dspy.graphs.store import GraphStore
+from glm_dspy.graphs.store import GraphStore, QueryLimit
 
 TIMEOUT_MS = 1000
 MEMORY_CAP_MB = 256  # growth of the process's resident memory over the suite, beyond the questions' buffer pool
@@ -122,6 +122,18 @@ def test_one_deadline_bounds_a_question_over_all_its_stages(nobel_graph, monkeyp
     assert time.monotonic() - started <= 1.5 + 1
     assert prediction.error_category == "time limit exceeded" and prediction.answer == ""
     assert "time limit (1.5 s) passed" in prediction.steps[-1]["error"]
+
+
+@pytest.mark.parametrize("pool_mib,timeout_ms,limit", [(32, 60_000, "memory limit (32 MiB"),
+                                                      (512, 300, "time limit (0.3 s)")])
+def test_a_runaway_query_names_the_limit_it_met_and_the_store_lives_on(nobel_db, pool_mib, timeout_ms, limit):
+    """Kuzu says "buffer pool is full" or "Interrupted."; the store says which of the query's
+    limits stopped it, so the CLI and Text2Cypher's retry can tell the model (and a user) why."""
+    store = GraphStore.open(nobel_db, query_timeout_ms=timeout_ms, question_buffer_pool_bytes=pool_mib * 1024**2)
+    with pytest.raises(QueryLimit) as raised:
+        store.read("MATCH (a)-[*1..10]-(b) RETURN count(*) AS n")
+    assert f"ran past its {limit}" in str(raised.value)
+    assert store.read("MATCH (l:laureate {name: 'Marie Curie'}) RETURN l.name AS name").rows == [{"name": "Marie Curie"}]
 
 
 def test_benign_queries_with_keywords_in_names_and_strings_still_run(nobel_graph):

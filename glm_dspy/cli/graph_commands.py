@@ -79,9 +79,8 @@ def cmd_query(args) -> int:
     except (QueryRefused, CypherSyntaxError) as error:
         console.print(f"[red]refused:[/] {error}", soft_wrap=True)
         return 1
-    except RuntimeError as error:  # Kuzu's binder, runtime and timeout ("Interrupted.") errors
-        reason = "the query ran past its time limit" if "Interrupted" in str(error) else str(error).strip()
-        console.print(f"[red]failed:[/] {reason}", soft_wrap=True)
+    except RuntimeError as error:  # Kuzu's binder and runtime errors; QueryLimit past its time or memory
+        console.print(f"[red]failed:[/] {str(error).strip()}", soft_wrap=True)
         return 1
     except TimeoutError as error:  # rows still being read at the time limit
         console.print(f"[red]failed:[/] {error}", soft_wrap=True)

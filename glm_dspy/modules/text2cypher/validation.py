@@ -12,7 +12,7 @@ from glm_dspy.graphs.cypher.syntax import Literal, walk
 from glm_dspy.graphs.cypher.typecheck import problems
 from glm_dspy.graphs.deadline import DeadlinePassed
 from glm_dspy.graphs.literal import text_literal
-from glm_dspy.graphs.store import ReadResult
+from glm_dspy.graphs.store import QueryLimit, ReadResult
 
 
 def read_only_problem(cypher: str) -> str | None:
@@ -142,8 +142,7 @@ class Validation:
             return None, f"the query does not parse: {error}"
         except DeadlinePassed:
             raise
-        except Exception as error:  # noqa: BLE001 - a timeout is RuntimeError("Interrupted.")
-            message = str(error).strip().splitlines()[0][:300]
-            if "Interrupted" in message:
-                message = "the query ran past its time limit; write a simpler one"
-            return None, message
+        except QueryLimit as error:
+            return None, f"{error}; write a simpler one"
+        except Exception as error:  # noqa: BLE001 - Kuzu's binder and runtime errors
+            return None, str(error).strip().splitlines()[0][:300]
