@@ -130,3 +130,21 @@ def test_the_things_asked_that_had_something_are_those_with_at_least_one(nobel_g
     question = "Which laureates who shared a Nobel Prize with Roger B. Myerson also had a mentor?"
     found = Discriminate(nobel_graph).answer(question, StepLog())
     assert found and set(found[0].split(", ")) == mentored
+
+
+def test_a_thing_had_in_a_role_is_counted_where_there_is_one_of_the_type_said(nobel_graph, store):
+    """"How many chemistry laureates of the 1980s had a Nobel laureate as a mentor?": the
+    laureates counted, those with at least one mentor (`count_bound`: had ... as a mentor), and
+    that mentor a laureate (the type said twice: `fewer_types`), not every mentor of theirs."""
+    from glm_dspy.modules.discriminate import Discriminate
+    from glm_dspy.runs.steps import StepLog
+
+    of_1980s = ("MATCH (p:prize)-[:rel_laureate]->(l:laureate) WHERE p.category = 'Chemistry' "
+                "AND p.year >= 1980 AND p.year < 1990 ")
+    taught = store.query(of_1980s + "AND EXISTS { MATCH (l)-[:rel_mentor]->(:laureate) } "
+                         "RETURN count(DISTINCT l) AS n")[0]["n"]
+    mentored = store.query(of_1980s + "AND EXISTS { MATCH (l)-[:rel_mentor]->() } RETURN count(DISTINCT l) AS n")[0]["n"]
+    assert 0 < taught < mentored
+    question = "How many chemistry laureates of the 1980s had a Nobel laureate as a mentor?"
+    found = Discriminate(nobel_graph).answer(question, StepLog())
+    assert found and found[0] == str(taught)

@@ -10,7 +10,7 @@ import pytest
 from glm_dspy.graphs.cypher.candidates import Candidate, Hop, Start
 from glm_dspy.modules.meant_words import derives, meant_by_word
 from glm_dspy.modules.question_facts import asked_words, asks_one
-from glm_dspy.modules.reading_fit import repeated
+from glm_dspy.modules.reading_fit import fewer_types, repeated
 from conftest import triples_db
 
 
@@ -57,6 +57,20 @@ def test_a_relation_said_more_often_than_taken_leaves_the_rest_unsaid():
     said = {"mentor": 3}
     assert repeated(two, said) == 1 and repeated(three, said) == 0
     assert repeated(Candidate(start, (), "name"), said) == 2  # its first mention is `unsaid`'s
+
+
+def test_a_type_said_twice_wants_two_nodes_of_it():
+    """"How many laureates of 1990 had a laureate as a mentor?": the mentor is a laureate too
+    (a type said in the question's own words: "won" says prize, but no second prize)."""
+    start = Start.named("prize", "name", "Medicine 1990", "p1")
+    through_laureate = Candidate(start, (Hop("laureate", True, "laureate"), Hop("mentor", True, "laureate")), "name")
+    through_scholar = Candidate(start, (Hop("laureate", True, "laureate"), Hop("mentor", True, "scholar")), "name")
+    through_either = Candidate(start, (Hop("laureate", True, "laureate"),
+                                       Hop("mentor", True, "scholar", ("laureate",))), "name")
+    said = {"laureate": 2}
+    assert fewer_types(through_laureate, said) == 0 and fewer_types(through_either, said) == 0
+    assert fewer_types(through_scholar, said) == 1 and fewer_types(Candidate(start, (), "name"), said) == 2
+    assert fewer_types(through_scholar, {"laureate": 1}) == 0  # said once: held once is enough
 
 
 @pytest.fixture(scope="module")

@@ -268,8 +268,10 @@ _COUNT_BOUNDS = (  # (words, op); the first that the question says is its bound
     (re.compile(r"\b" + _N + r"\s+(?:different|distinct|separate)\b", re.IGNORECASE), ">="),
 )
 _SEVERAL = re.compile(r"\b(?:multiple|twice|more\s+than\s+once)\b", re.IGNORECASE)
-# "... also had a mentor?": the question ends on something had, which is then at least one
-_HAD_ONE = re.compile(r"\b(?:had|has|have)\s+(?:a|an|any)\s+(?:[a-z]+\s+)?[a-z]+\s*\?\s*$", re.IGNORECASE)
+# "... also had a mentor?", "... had a Nobel laureate as a mentor?": the question ends on something
+# had (in the role "as" names), which is then at least one
+_HAD_ONE = re.compile(r"\b(?:had|has|have)\s+(?:a|an|any)\s+(?:[a-z]+\s+)?[a-z]+"
+                      r"(?:\s+as\s+(?:a|an|the|his|her|its|their)\s+[a-z]+)?\s*\?\s*$", re.IGNORECASE)
 
 
 def count_bound(question: str) -> tuple[str, int] | None:

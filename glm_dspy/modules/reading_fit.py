@@ -166,6 +166,16 @@ def repeated(c: Candidate, said: Counter, same: Counter = Counter()) -> int:
     return sum(max(0, n - max(1, taken[word])) + max(0, taken[word] - n - same[word]) for word, n in said.items())
 
 
+def fewer_types(c: Candidate, said_types: Counter) -> int:
+    """Of the node types the question says more than once (`said_types`: type -> how often:
+    "How many medicine laureates ... had a Nobel laureate as a mentor?" says two laureates), the
+    mentions beyond the reading's nodes of that type (its starts', and its hops' ends, a hop
+    read into several types counting for each): a reading through a mentor who is a scholar
+    holds one laureate, and leaves one unsaid."""
+    held = Counter(s.type_name for s in starts_of_reading(c)) + Counter(t for hop in hops_of(c) for t in set(hop.labels))
+    return sum(max(0, n - held[type_name]) for type_name, n in said_types.items())
+
+
 def compared_unsaid(c: Candidate, said: Counter, near: set[str], elided: bool) -> int:
     """Of a reading that compares two values of its end's own (graphs/cypher/compared.py), how
     many are unsaid: each side's time must be said, by its feature's words or a word near it in

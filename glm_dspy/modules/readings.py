@@ -47,7 +47,7 @@ from glm_dspy.modules.question_facts import (NAME, asked, asked_span, asked_word
                                              question_values, refers_back, same_words, word_stem)
 from glm_dspy.modules.meant_words import meant_by_word, near_names, open_words, schema_names
 from glm_dspy.modules.question_starts import question_starts
-from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, compared_unsaid, is_stated, meets_unsaid,
+from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, compared_unsaid, fewer_types, is_stated, meets_unsaid,
                                           named_back, path_fit, repeated, returns_fit, unsaid_detour, starts_of_reading,
                                           unnamed_time, unsaid)
 from glm_dspy.modules.relation_voice import object_words
@@ -73,7 +73,7 @@ JOIN_HOPS = 2  # the longest path of a start that joins another's
 # each measured on and off (bench/readings.py --off); "yes/no", "gate" and "one" are Discriminate's
 LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "counted", "absent", "loops",
                     "compared", "persons", "meant", "order", "gate", "voice", "one", "repeated", "forms",
-                    "detour", "which", "passive", "asked-end", "referred", "meet-order"})
+                    "detour", "which", "passive", "asked-end", "referred", "meet-order", "types"})
 
 
 class Readings:
@@ -247,6 +247,7 @@ class Readings:
             return []
         asked_vector = self._embed([question])[0]
         said = Counter(word_stem(w) for w in re.findall(r"[a-z]+", question.lower()))
+        literal = said.copy()  # the question's own words, before those said in other words ("won": prize)
         bound = {w for c in found for w in c.bound} | set(self._taught)  # a word the bank teaches is bound
         words = open_words(question, self._names(), bound)
         meant: dict[str, set[str]] = {}
@@ -304,6 +305,9 @@ class Readings:
         if "referred" in self.levers:  # "... Who did the mentor share it with?": the mentor named before
             relation_said -= Counter(word_stem(w) for _, w in referred_words(question))
         relation_same = Counter(word_stem(w) for w in same_words(question))
+        said_types = Counter({t: n for t in self.graph.schema.node_types
+                              if (n := min(literal[word_stem(w)] for w in t.split("_") if w)) > 1}
+                             if "types" in self.levers else {})
         stated = frozenset().union(*(s.bound for c in found for s in starts_of_reading(c) if is_stated(s))) \
             if "stated" in self.levers else frozenset()
         ranks = (extreme(question) is not None, most(question) is not None,
@@ -314,7 +318,7 @@ class Readings:
         scores = self._embed([c.words() for c in found]) @ asked_vector \
             + np.array([path_fit(c, said, thing, taught, persons, named, voiced, passive) + returns_fit(c, said)
                         - UNSAID_COST * (unsaid(c, schema_words, taught, voiced) + len(stated - c.bound)
-                                         + repeated(c, relation_said, relation_same))
+                                         + repeated(c, relation_said, relation_same) + fewer_types(c, said_types))
                         - UNSAID_COST * ("detour" in self.levers and unsaid_detour(c, said, taught))
                         - RANK_COST * ((ranks[0] and c.order is None) + (ranks[1] and c.group is None)
                                        + (ranks[2] and c.counted is None) + (ranks[3] and c.absent is None)
