@@ -148,3 +148,23 @@ def test_a_thing_had_in_a_role_is_counted_where_there_is_one_of_the_type_said(no
     question = "How many chemistry laureates of the 1980s had a Nobel laureate as a mentor?"
     found = Discriminate(nobel_graph).answer(question, StepLog())
     assert found and found[0] == str(taught)
+
+
+def test_an_order_among_the_things_a_count_keeps(nobel_graph, store):
+    """"Which chemistry laureate was the most recent to receive the prize alone?": of the
+    chemistry prizes with exactly one laureate ("alone": `count_bound` ("=", 1)), the latest's
+    laureate; not the last chemistry laureates (a later, shared prize), nor a prize."""
+    from glm_dspy.modules.discriminate import Discriminate
+    from glm_dspy.runs.steps import StepLog
+
+    alone = store.query("MATCH (p:prize)-[:rel_laureate]->(l:laureate) WHERE p.category = 'Chemistry' "
+                        "WITH p, count(DISTINCT l) AS n WHERE n = 1 WITH max(p.year) AS last "
+                        "MATCH (p:prize)-[:rel_laureate]->(l:laureate) WHERE p.category = 'Chemistry' AND p.year = last "
+                        "RETURN l.name AS name, p.year AS y")
+    latest = store.query("MATCH (p:prize) WHERE p.category = 'Chemistry' RETURN max(p.year) AS y")[0]["y"]
+    assert len(alone) == 1 and alone[0]["y"] < latest
+    log = StepLog()
+    question = "Which chemistry laureate was the most recent to receive the prize alone?"
+    found = Discriminate(nobel_graph).answer(question, log)
+    assert found and found[0] == alone[0]["name"]
+    assert "collect(" in found[1] and " IN glm_kept" in found[1]  # the count keeps, then the order ranks

@@ -117,7 +117,8 @@ def test_a_first_or_a_last_is_read_from_the_words(question, last):
     ("Which of her co-laureates also had a mentor?", (">=", 1)),  # ends on something had: at least one
     ("Which laureate had a mentor born in Ulm?", None),  # the mentor is said more of: a path, no count
     ("How many authors of 2019 had a Turing laureate as a supervisor?", (">=", 1)),  # had, in a role
-    ("Which laureate had a mentor as a rival?", (">=", 1)), ("Who had a mentor as old as Bohr?", None),
+    ("Which laureate had a mentor as a rival?", (">=", 1)),
+    ("Which prizes did one laureate win alone?", ("=", 1)), ("Who won it on her own?", ("=", 1)), ("Who had a mentor as old as Bohr?", None),
 ])
 def test_a_bound_on_a_count_is_read_from_the_words(question, bound):
     assert count_bound(question) == bound

@@ -267,6 +267,7 @@ _COUNT_BOUNDS = (  # (words, op); the first that the question says is its bound
     (re.compile(r"\bexactly\s+" + _N + r"\b", re.IGNORECASE), "="),
     (re.compile(r"\b" + _N + r"\s+(?:different|distinct|separate)\b", re.IGNORECASE), ">="),
 )
+_ALONE = re.compile(r"\b(?:alone|unshared|undivided|single-handedly|on\s+(?:his|her|their)\s+own)\b", re.IGNORECASE)
 _SEVERAL = re.compile(r"\b(?:multiple|twice|more\s+than\s+once)\b", re.IGNORECASE)
 # "... also had a mentor?", "... had a Nobel laureate as a mentor?": the question ends on something
 # had (in the role "as" names), which is then at least one
@@ -286,6 +287,8 @@ def count_bound(question: str) -> tuple[str, int] | None:
             return op, int(word) if word.isdigit() else NUMBER_WORDS[word]
     if _SEVERAL.search(question):
         return ">=", 2
+    if _ALONE.search(question):
+        return "=", 1
     return (">=", 1) if _HAD_ONE.search(question) else None
 
 

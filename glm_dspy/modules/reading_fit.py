@@ -260,8 +260,8 @@ def ranked_keys(c: Candidate) -> list:
 
 def answer_types(c: Candidate) -> tuple[str, ...]:
     """The node types a reading's values are of: its end's, its group key's node's, or those of
-    the nodes it counts by."""
-    if c.counted is not None:
+    the nodes it counts by (but where it orders among them: then its end's)."""
+    if c.counted is not None and c.order is None:
         return (c.counted.type_name,)
     if c.absent is not None and c.absent.side == "start":
         return (c.start.type_name,)

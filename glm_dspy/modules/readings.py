@@ -60,7 +60,7 @@ from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS, ValueIndex, stem
 from glm_dspy.graphs.cypher.candidates import (COUNT, Candidate, Start, inverse_relations, joined_candidates, paths_from,
                                                readings_of, same_value_candidates)
 from glm_dspy.graphs.cypher.absent import absent_readings
-from glm_dspy.graphs.cypher.counted import counted_readings
+from glm_dspy.graphs.cypher.counted import counted_readings, ordered_counted
 from glm_dspy.graphs.cypher.compared import TEXT as COMPARED_TEXT
 from glm_dspy.graphs.cypher.compared import compared_of
 from glm_dspy.graphs.cypher.loops import MAX_LOOP_HOPS, loops_of
@@ -132,7 +132,10 @@ class Readings:
         said = {stem(w) for w in question_values(question).words}
         thing = self._thing(question)
         if bound is not None and "counted" in self.levers:
-            found += counted_readings(schema, self._values, found + self._every(thing), bound, kind == COUNT_ASKED)
+            counted = counted_readings(schema, self._values, found + self._every(thing), bound, kind == COUNT_ASKED)
+            if last is not None and kind != COUNT_ASKED:  # "the last to win it alone": ordered among those counted
+                counted += ordered_counted(found + counted)
+            found += counted
         if negated(question) and "absent" in self.levers:
             found += absent_readings(schema, self._values, found + self._every(thing), kind == COUNT_ASKED)
         if refers_back(question) and "loops" in self.levers:

@@ -113,12 +113,13 @@ class Candidate:
                                     end, None if self.returns == COUNT else self.returns)
         match = self.match(end)
         if self.order is not None:
-            return self.order.tree(match, self._key(self.order.key, end), self._projection(end))
+            # ordered among the paths of the key nodes a count keeps
+            kept = self.counted.kept(match, self._counted_key(), end) if self.counted is not None else None
+            return self.order.tree(match, self._key(self.order.key, end), self._projection(end), kept)
         if self.group is not None:
             return self.group.tree(match, self._key(self.group.key, end), self._grouped()[0])
         if self.counted is not None:
-            key = "a" if self.counted.at == 0 else f"a{self.counted.at}"
-            return self.counted.tree(match, key, end, None if self.returns == COUNT else self.returns)
+            return self.counted.tree(match, self._counted_key(), end, None if self.returns == COUNT else self.returns)
         if self.meets is not None:
             first = "a" if self.hops else end
             return self.meets.tree(match, first, end, self.meets.other.type_name in self.end_labels,
@@ -147,6 +148,9 @@ class Candidate:
             patterns += self.loop.patterns(end, self.end_labels)
             conditions.append(self.loop.condition(end, self.end_labels))
         return Match(tuple(patterns), _all([c for c in conditions if c is not None]))
+
+    def _counted_key(self) -> str:
+        return "a" if self.counted.at == 0 else f"a{self.counted.at}"
 
     def _grouped(self, end: str = "x") -> tuple[str, str]:
         """What a group counts (its variable, its type): the end nodes that share a key; where the
@@ -186,6 +190,8 @@ class Candidate:
             return f"{self.path_words()}: {self.group.words(self._grouped()[1])}"
         if self.counted is not None:
             what = "how many" if self.returns == COUNT else self.returns.replace("_", " ")
+            if self.order is not None:
+                return f"{self.path_words()}: {what}, {self.order.words()}, of {self.counted.words(self.end_type)}"
             return f"{self.path_words()}: {what} of {self.counted.words(self.end_type)}"
         if self.absent is not None:
             what = "how many" if self.returns == COUNT else self.returns.replace("_", " ")

@@ -6,6 +6,11 @@ where that number is above 1; "laureates who won twice": at least 2 prizes).
     MATCH path WITH k AS glm_key, count(DISTINCT end[.feature]) AS glm_n WHERE glm_n > 1
     RETURN DISTINCT glm_key.name        (or count(DISTINCT glm_key): "how many ... more than once")
 
+An order keeps to the paths of the key nodes a count keeps (`ordered_counted`: "the last person to
+win the physics prize alone": of the physics prizes with exactly one laureate, the latest's
+laureate): the kept keys are collected, and the order's path runs again among them
+(graphs/cypher/ranked.py `Order.tree`, `kept`).
+
 What is counted is the path's end nodes, or their values of a categorical feature or of a
 year; which node is counted by is any node of one type on the path before its end but a named
 start (one node: nothing to count by). Which of these a question means is the readings'
@@ -22,7 +27,7 @@ from glm_dspy.graphs.cypher.syntax import (Binary, FunctionCall, Literal, Match,
                                            SingleQuery, Variable, With)
 
 BOUNDS = (">", ">=", "<", "<=", "=")
-KEY, SIZE = "glm_key", "glm_n"
+KEY, SIZE, KEPT = "glm_key", "glm_n", "glm_kept"
 # "medicine laureates affiliated with institutions in two countries": prize, laureate, institution, country
 MAX_COUNTED_HOPS = 3
 _SAID = {">": "more than", ">=": "at least", "<": "fewer than", "<=": "at most", "=": "exactly"}
@@ -47,12 +52,22 @@ class Counted:
         counted = (self.feature or end_type).replace("_", " ")
         return f"{self.type_name} with {_SAID[self.op]} {self.n} different {counted}"
 
+    def grouped(self, key: str, end: str) -> With:
+        """WITH the key nodes and their counts, kept where the count meets the bound."""
+        counted = Variable(end) if self.feature is None else Property(Variable(end), self.feature)
+        return With(Projection(((Variable(key), KEY), (FunctionCall("count", (counted,), distinct=True), SIZE))),
+                    Binary(self.op, Variable(SIZE), Literal(self.n)))
+
+    def kept(self, match: Match, key: str, end: str) -> tuple[tuple, Binary, str]:
+        """The clauses that collect the key nodes whose count meets the bound, the condition that
+        keeps a path's rows to those keys, and the variable that carries them (KEPT)."""
+        collected = With(Projection(((FunctionCall("collect", (Variable(KEY),)), KEPT),)))
+        return (match, self.grouped(key, end), collected), Binary("IN", Variable(key), Variable(KEPT)), KEPT
+
     def tree(self, match: Match, key: str, end: str, name: str | None) -> Query:
         """The names (`name`: the key's name feature) of the key nodes whose count meets the
         bound, or how many there are (`name` None)."""
-        counted = Variable(end) if self.feature is None else Property(Variable(end), self.feature)
-        grouped = With(Projection(((Variable(key), KEY), (FunctionCall("count", (counted,), distinct=True), SIZE))),
-                       Binary(self.op, Variable(SIZE), Literal(self.n)))
+        grouped = self.grouped(key, end)
         if name is None:
             returned = Projection(((FunctionCall("count", (Variable(KEY),), distinct=True), "count"),))
         else:
@@ -88,4 +103,19 @@ def counted_readings(schema, index: ValueIndex, readings, bound: tuple[str, int]
     return found
 
 
-__all__ = ["Counted", "counted_readings", "BOUNDS", "MAX_COUNTED_HOPS"]
+def ordered_counted(readings) -> list:
+    """Of each reading that orders a plain path (graphs/cypher/ranked_candidates.py), the same
+    order kept to the paths of each counted reading of that path (of `readings`) that counts its
+    end nodes: "the last person to win the physics prize alone"."""
+    from glm_dspy.graphs.cypher.candidates import Candidate
+
+    counts: dict[tuple, list[Counted]] = {}
+    for c in readings:
+        if c.counted is not None and c.counted.feature is None:
+            counts.setdefault((c.start, c.hops), []).append(c.counted)
+    return [Candidate(c.start, c.hops, c.returns, c.excludes_start, order=c.order, counted=counted)
+            for c in readings if c.order is not None and c.join is None and c.counted is None
+            for counted in counts.get((c.start, c.hops), ())]
+
+
+__all__ = ["Counted", "counted_readings", "ordered_counted", "BOUNDS", "MAX_COUNTED_HOPS"]

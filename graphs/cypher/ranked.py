@@ -50,12 +50,17 @@ class Order:
     def words(self) -> str:
         return f"the {'last' if self.descending else 'first'} by {self.key.words()}"
 
-    def tree(self, match: Match, key: Property, returned: Projection) -> Query:
-        """The rows of the path whose key is the smallest (largest) any of its rows has."""
-        known = _and(match.where, IsNull(key, negated=True))
-        best = With(Projection(((FunctionCall("max" if self.descending else "min", (key,)), BEST),)))
-        again = Match(match.patterns, _and(match.where, Binary("=", key, Variable(BEST))))
-        return Query((SingleQuery((Match(match.patterns, known), best, again, Return(returned))),))
+    def tree(self, match: Match, key: Property, returned: Projection, kept: tuple | None = None) -> Query:
+        """The rows of the path whose key is the smallest (largest) any of its rows has; `kept`:
+        (the clauses before, the condition that keeps the path's rows, the variable they carry),
+        as graphs/cypher/counted.py `Counted.kept` gives them: among the rows it keeps."""
+        before, condition, carried = kept if kept is not None else ((), None, None)
+        where = match.where if condition is None else _and(match.where, condition)
+        known = _and(where, IsNull(key, negated=True))
+        best = With(Projection(((() if carried is None else ((Variable(carried), carried),))
+                                + ((FunctionCall("max" if self.descending else "min", (key,)), BEST),))))
+        again = Match(match.patterns, _and(where, Binary("=", key, Variable(BEST))))
+        return Query((SingleQuery((*before, Match(match.patterns, known), best, again, Return(returned))),))
 
 
 @dataclass(frozen=True, slots=True)
