@@ -39,6 +39,21 @@ def test_common_words_bind_no_long_text(nobel_graph):
     assert mentioned("Which institution employed the scientist who discovered the positron?") == {"positron"}
 
 
+def test_function_words_inside_a_phrase_are_the_phrase_s(nobel_graph):
+    """"for the discovery of the neutron" is one mention (one laureate's motivation), not
+    "discovery" and "neutron" apart (every neutron physicist's); a phrase begins and ends on its
+    own words, and a word said twice is said twice ("the ... the")."""
+    from glm_dspy.modules.readings import Readings
+
+    readings = Readings(nobel_graph)
+    mentioned = {c.value for s in readings.starts("Which laureate was honoured for the discovery of the neutron?")
+                 for c in s.conditions if c.op == "CONTAINS"}
+    assert mentioned == {"discovery of the neutron"}
+    rows = nobel_graph.store.query("MATCH (l:laureate) WHERE lower(list_to_string(' | ', l.motivation)) "
+                                   "CONTAINS 'neutron' RETURN l.name AS name")
+    assert len(rows) > 1  # "neutron" alone would bind them all
+
+
 def test_which_type_asks_for_those_nodes_by_name_not_another_feature_it_says(nobel_graph):
     from glm_dspy.modules.readings import LEVERS, Readings
 

@@ -189,7 +189,8 @@ def question_values(question: str) -> QuestionValues:
                and int(n) not in {year for _, year in bounds}]
     return QuestionValues(tuple(dict.fromkeys(w.lower() for w in words)), tuple(dict.fromkeys(phrases)),
                           tuple(dict.fromkeys(numbers)), tuple(dates), tuple(dict.fromkeys(bounds)),
-                          tuple(dict.fromkeys(decades)), tuple(dict.fromkeys(question_amounts(without_dates))))
+                          tuple(dict.fromkeys(decades)), tuple(dict.fromkeys(question_amounts(without_dates))),
+                          tuple(w.lower() for w in words))
 
 
 

@@ -112,6 +112,7 @@ class QuestionValues:
     bounds: tuple[tuple[str, int], ...] = ()  # (">=", 2020) of "since 2020": a year the values are on one side of
     decades: tuple[int, ...] = ()  # 1990 of "the 1990s"
     amounts: tuple[tuple[str, int], ...] = ()  # (">=", 1000000) of "reach one million": a quantity the values pass
+    tokens: tuple[str, ...] = ()  # the lower-case words in their order, each time said (`words` holds each once)
 
 
 class ValueIndex:
@@ -226,14 +227,15 @@ def _written(value: str, phrase: str) -> bool:
 
 
 def _mentions(index: ValueIndex, store, said: QuestionValues, used: set[str], types: frozenset[str]) -> list[Anchor]:
-    """Long texts (and lists of texts) that mention a run of the question's content words (not
-    those another anchor holds): the longest runs first, a shorter piece only where its run
-    meets nothing; a run more than MAX_SHARE of the nodes mention is no anchor, nor one of common
+    """Long texts (and lists of texts) that mention a run of the question's words (not those
+    another anchor holds; function words only inside it: "the invention of the bubble chamber"
+    is one phrase): the longest pieces first, each beginning and ending on a content word, a
+    shorter piece only where the longer meet nothing; a run more than MAX_SHARE of the nodes mention is no anchor, nor one of common
     English words only ("where X is based", "the other": graphs/cypher/rare_words.py)."""
     runs, run = [], []
-    for word in (*said.words, ""):
-        if word and word not in FUNCTION_WORDS and not word.isdigit() and word not in used:
-            run.append(word)
+    for word in (*(said.tokens or said.words), ""):
+        if word and not word.isdigit() and word not in used and (word not in FUNCTION_WORDS or run):
+            run.append(word)  # a function word inside a run is the phrase's ("the invention of the bubble chamber")
         elif run:
             runs.append(run)
             run = []
@@ -245,6 +247,8 @@ def _mentions(index: ValueIndex, store, said: QuestionValues, used: set[str], ty
         for words in runs:
             pieces = [words[i:j] for n in range(len(words), 0, -1) for i, j in [(i, i + n) for i in range(len(words) - n + 1)]]
             for piece in pieces:
+                if piece[0] in FUNCTION_WORDS or piece[-1] in FUNCTION_WORDS:
+                    continue  # a phrase begins and ends on its own words
                 text = " ".join(piece)
                 if len(piece) == 1 and (len(text) < MIN_MENTION or stem(text) in types) or not any_rare(piece):
                     continue
