@@ -5,12 +5,15 @@ question asking for one value of a named thing reads that thing's own value, and
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from glm_dspy.graphs.cypher.candidates import Candidate, Hop, Start
 from glm_dspy.modules.meant_words import derives, meant_by_word
 from glm_dspy.modules.question_facts import asked_words, asks_one
-from glm_dspy.modules.reading_fit import fewer_types, repeated
+from glm_dspy.graphs.cypher.anchors import Condition
+from glm_dspy.modules.reading_fit import bound_time_unsaid, fewer_types, repeated
 from conftest import triples_db
 
 
@@ -71,6 +74,26 @@ def test_a_type_said_twice_wants_two_nodes_of_it():
     assert fewer_types(through_laureate, said) == 0 and fewer_types(through_either, said) == 0
     assert fewer_types(through_scholar, said) == 1 and fewer_types(Candidate(start, (), "name"), said) == 2
     assert fewer_types(through_scholar, {"laureate": 1}) == 0  # said once: held once is enough
+
+
+def test_a_start_bound_on_a_time_needs_the_words_that_name_that_time():
+    """"... since 2020 ... when they won": the prize's year is its own time (no word needed); a
+    death date needs "death" said, or a word near it ("died")."""
+    times = {("prize", "year"), ("prize", "date_awarded"), ("person", "death_date")}
+
+    def timed(type_name, feature):
+        return (type_name, feature) in times
+
+    def reading(type_name, feature):
+        return Candidate(Start.anchored(type_name, (Condition(feature, ">=", 2020),)), (), "name")
+
+    said = Counter({"won": 1, "sinc": 1})
+    assert bound_time_unsaid(reading("prize", "year"), said, set(), timed) == 0
+    assert bound_time_unsaid(reading("person", "death_date"), said, set(), timed) == 1
+    assert bound_time_unsaid(reading("prize", "date_awarded"), said, set(), timed) == 1
+    assert bound_time_unsaid(reading("person", "death_date"), said, {"death date"}, timed) == 0  # "died"
+    assert bound_time_unsaid(reading("person", "death_date"), Counter({"death": 1}), set(), timed) == 0
+    assert bound_time_unsaid(reading("person", "name"), said, set(), timed) == 0  # not a time
 
 
 @pytest.fixture(scope="module")

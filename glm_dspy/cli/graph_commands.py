@@ -126,7 +126,8 @@ def add_graph_commands(commands) -> None:
     query.add_argument("cypher", help="the query, or - to read it from stdin")
     query.add_argument("--db", required=True, type=Path, help="graph database directory (glm-dspy build)")
     query.add_argument("--timeout", type=positive_float, default=5.0,
-                       help="seconds the query may run, fetching included")
+                       help="seconds the query may run, fetching included; a query past them, or past the "
+                            "memory of the buffer pool model-written queries share, fails naming the limit")
     query.add_argument("--max-rows", type=positive_int, default=10_000, help="stop reading rows after this many")
     query.add_argument("--json", action="store_true", help="print rows as JSON Lines instead of a TSV table")
     query.set_defaults(run=cmd_query, check=lambda args: check_db(args.db))

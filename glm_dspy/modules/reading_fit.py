@@ -193,6 +193,23 @@ def compared_unsaid(c: Candidate, said: Counter, near: set[str], elided: bool) -
     return missing + (elided and compared.first_feature != compared.second_feature)
 
 
+TIME_WORDS = frozenset({"date", "year", "month", "day", "time", "decade"})  # what names a time, not which one
+
+
+def bound_time_unsaid(c: Candidate, said: Counter, near: set[str], timed) -> int:
+    """How many of the reading's starts are bound on a time (`timed(type, feature)`: "since
+    2020", "in the 1990s", "on 25 June 1864") that the question does not name: a time feature's
+    words beyond its being a time ("death" of death date, "awarded" of date awarded) must be
+    said, or the feature be near a word said (`near`: "died" -> death date). A bare year or date
+    is its node's own time and needs no word: "physics laureates since 2020 ... when they won"
+    bounds the prize's year, not a death date no word says."""
+    return sum(any(timed(s.type_name, condition.feature)
+                   and not all(said[word_stem(w)] for w in condition.feature.split("_") if w not in TIME_WORDS)
+                   and condition.feature.replace("_", " ") not in near
+                   for condition in s.conditions)
+               for s in starts_of_reading(c))
+
+
 def _time_said(hops: tuple, feature: str, said: Counter, end_type: str) -> bool:
     """Whether a time is said by its feature's words, or by the thing that holds it: the last
     hop's relation (backwards, its type), but for the end's own type, which the question's word

@@ -47,8 +47,8 @@ from glm_dspy.modules.question_facts import (NAME, asked, asked_span, asked_word
                                              question_values, refers_back, same_words, word_stem)
 from glm_dspy.modules.meant_words import meant_by_word, near_names, open_words, schema_names
 from glm_dspy.modules.question_starts import question_starts
-from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, compared_unsaid, fewer_types, is_stated, meets_unsaid,
-                                          named_back, path_fit, repeated, returns_fit, unsaid_detour, starts_of_reading,
+from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, bound_time_unsaid, compared_unsaid,
+                                          fewer_types, is_stated, meets_unsaid, named_back, path_fit, repeated, returns_fit, unsaid_detour, starts_of_reading,
                                           unnamed_time, unsaid)
 from glm_dspy.modules.relation_voice import object_words
 from glm_dspy.modules.relation_words import RelationWords
@@ -73,7 +73,8 @@ JOIN_HOPS = 2  # the longest path of a start that joins another's
 # each measured on and off (bench/readings.py --off); "yes/no", "gate" and "one" are Discriminate's
 LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "counted", "absent", "loops",
                     "compared", "persons", "meant", "order", "gate", "voice", "one", "repeated", "forms",
-                    "detour", "which", "passive", "asked-end", "referred", "meet-order", "types"})
+                    "detour", "which", "passive", "asked-end", "referred", "meet-order", "types",
+                    "time-said"})
 
 
 class Readings:
@@ -284,9 +285,11 @@ class Readings:
                                                         near_names(tail, self._names(), self._embed))
 
         def misplaced(c: Candidate) -> float:
-            """Hops said out of their order outwards from the start; compared times left unsaid."""
+            """Hops said out of their order outwards from the start; compared times, and times a
+            start is bound on, left unsaid."""
             return (ORDER_COST * order_misses(c.start.bound, c.hops, placed, named) if placed is not None else 0.0) \
                 + UNSAID_COST * compared_unsaid(c, said, near, ellipsis) \
+                + UNSAID_COST * ("time-said" in self.levers and bound_time_unsaid(c, said, near, self._timed)) \
                 + UNSAID_COST * (c.meets is not None and c.meets.other.bound in named_after
                                  and meets_unsaid(c, *named_after[c.meets.other.bound]))
 
@@ -300,8 +303,8 @@ class Readings:
         path_scores = self._embed(paths) @ asked_vector \
             + np.array([path_fit(by_path[p], said, thing, taught, persons, named, voiced, passive) - misplaced(by_path[p])
                         for p in paths])
-        near = {paths[i] for i in np.argsort(-path_scores, kind="stable")[:PATHS]}
-        found = [c for c in found if c.path_words() in near]
+        kept = {paths[i] for i in np.argsort(-path_scores, kind="stable")[:PATHS]}
+        found = [c for c in found if c.path_words() in kept]
         schema_words = self._schema_words() & set(said) - {word_stem(w) for w in self._taught}
         relation_said = Counter({w: n for w, n in said.items() if w in self._relation_words_only}
                                 if "repeated" in self.levers else {})
