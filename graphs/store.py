@@ -139,11 +139,12 @@ class GraphStore:
                                                         buffer_pool_size=self.question_buffer_pool_bytes)
             return self._question_database
 
-    def _execute(self, cypher: str, parameters: dict[str, Any] | None = None, *, question: bool = False):
+    def _execute(self, cypher: str, parameters: dict[str, Any] | None = None, *, question: bool = False,
+                 timeout_ms: int | None = None):
         """The one call into Kuzu's execute: a fresh connection (to the questions' database for a
-        model's query), under `_timeout_ms`. Returns (result, the monotonic time the query must be
-        fetched by, or None)."""
-        timeout_ms = self._timeout_ms()
+        model's query), under `timeout_ms` (None: `_timeout_ms`). Returns (result, the monotonic
+        time the query must be fetched by, or None)."""
+        timeout_ms = self._timeout_ms() if timeout_ms is None else timeout_ms
         connection = kuzu.Connection(self._questions_database() if question else self._database)
         connection.set_query_timeout(timeout_ms)  # Kuzu 0.11.3: applies to the next execute; 0 means none
         ends_at = time.monotonic() + timeout_ms / 1000 if timeout_ms > 0 else None
@@ -171,7 +172,7 @@ class GraphStore:
         gated = gate(cypher)
         timeout_ms = self._timeout_ms()
         try:
-            return self._fetch(gated.text, max_rows, max_bytes)
+            return self._fetch(gated.text, max_rows, max_bytes, timeout_ms)
         except QueryLimit:
             raise
         except RuntimeError as error:
@@ -179,8 +180,8 @@ class GraphStore:
                 raise limit from error
             raise
 
-    def _fetch(self, text: str, max_rows: int, max_bytes: int) -> ReadResult:
-        result, ends_at = self._execute(text, question=True)
+    def _fetch(self, text: str, max_rows: int, max_bytes: int, timeout_ms: int) -> ReadResult:
+        result, ends_at = self._execute(text, question=True, timeout_ms=timeout_ms)
         columns = result.get_column_names()
         rows, num_bytes, truncated = [], 0, None
         try:

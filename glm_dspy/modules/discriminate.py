@@ -87,7 +87,11 @@ class Discriminate(dspy.Module):
         path's end, not the place of a hop on the way (word_order.said_at), "referred": a thing named again
         ("X's mentor ... the mentor") is no further hop (question_facts.referred_words), and
         "meet-order": of a reading that meets a named thing's time, that time must be said after
-        its name ("born in the year X won": X's prize; `reading_fit.meets_unsaid`)."""
+        its name ("born in the year X won": X's prize; `reading_fit.meets_unsaid`), "types": a
+        node type the question says twice wants two nodes of it ("laureates ... had a Nobel
+        laureate as a mentor"; `reading_fit.fewer_types`), and "time-said": a start bound on a
+        time needs the words naming which time ("since 2020 ... when they won": the prize's year,
+        not a death date; `reading_fit.bound_time_unsaid`)."""
         super().__init__()
         assert 1 <= k <= 9 and chooser in (MODEL, NEAREST), (k, chooser)
         self.found = Readings(graph, max_hops=max_hops, relation_words=relation_words, levers=levers)

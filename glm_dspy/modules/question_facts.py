@@ -193,7 +193,6 @@ def question_values(question: str) -> QuestionValues:
                           tuple(w.lower() for w in words))
 
 
-
 # a year the values lie on one side of: "since 2020" (>=), "after 1950" (>), "before 1900" (<), "until 1930" (<=)
 _BOUND_OPS = {"since": ">=", "after": ">", "before": "<", "until": "<=", "till": "<=", "prior to": "<"}
 _BOUND = re.compile(r"\b(since|after|before|until|till|prior to)\s+(?:the\s+year\s+)?(\d{4})(?![\w-])", re.IGNORECASE)

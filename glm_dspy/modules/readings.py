@@ -42,14 +42,15 @@ from glm_dspy.modules.copyable_lock import CopyableLock
 from glm_dspy.modules.question_facts import COUNT as COUNT_ASKED
 from glm_dspy.modules.embedding_cache import EmbeddingCache
 from glm_dspy.modules.person_types import person_types
-from glm_dspy.modules.question_facts import (NAME, asked, asked_span, asked_words, asks_person, passive_words, referred_words, compared, compares, count_bound,
-                                             elided, equates, extreme, fits, meets_in_time, most, negated,
-                                             question_values, refers_back, same_words, word_stem)
+from glm_dspy.modules.question_facts import (NAME, asked, asked_span, asked_words, asks_person, compared, compares,
+                                             count_bound, elided, equates, extreme, fits, meets_in_time, most, negated,
+                                             passive_words, question_values, referred_words, refers_back, same_words,
+                                             word_stem)
 from glm_dspy.modules.meant_words import meant_by_word, near_names, open_words, schema_names
 from glm_dspy.modules.question_starts import question_starts
 from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, bound_time_unsaid, compared_unsaid,
-                                          fewer_types, is_stated, meets_unsaid, named_back, path_fit, repeated, returns_fit, unsaid_detour, starts_of_reading,
-                                          unnamed_time, unsaid)
+                                          fewer_types, is_stated, meets_unsaid, named_back, path_fit, repeated,
+                                          returns_fit, starts_of_reading, unnamed_time, unsaid, unsaid_detour)
 from glm_dspy.modules.relation_voice import object_words
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.modules.taught_words import mentions, taught_words

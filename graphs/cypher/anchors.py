@@ -230,8 +230,9 @@ def _mentions(index: ValueIndex, store, said: QuestionValues, used: set[str], ty
     """Long texts (and lists of texts) that mention a run of the question's words (not those
     another anchor holds; function words only inside it: "the invention of the bubble chamber"
     is one phrase): the longest pieces first, each beginning and ending on a content word, a
-    shorter piece only where the longer meet nothing; a run more than MAX_SHARE of the nodes mention is no anchor, nor one of common
-    English words only ("where X is based", "the other": graphs/cypher/rare_words.py)."""
+    shorter piece only where the longer meet nothing; a piece more than MAX_SHARE of the nodes
+    mention is no anchor, nor one of common English words only ("where X is based", "the
+    other": graphs/cypher/rare_words.py)."""
     runs, run = [], []
     for word in (*(said.tokens or said.words), ""):
         if word and not word.isdigit() and word not in used and (word not in FUNCTION_WORDS or run):
