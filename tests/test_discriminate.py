@@ -62,7 +62,7 @@ def test_none_of_them_or_no_number_gives_way(program, reply):
 
 
 @pytest.mark.parametrize("question", ["How many prizes were awarded in total?",  # nothing to start from
-                                      "Is Marie Curie still alive?"])  # one thing stated: readings cannot say yes or no
+                                      "Was Marie Curie a good teacher?"])  # one thing stated: readings cannot say yes or no
 def test_a_question_no_reading_answers_goes_to_the_fallback_without_a_call(program, question):
     with dspy.context(lm=DummyLM([])):
         prediction = program(question=question)
@@ -153,7 +153,8 @@ def test_the_most_or_the_fewest_is_read_from_the_words(question, asks):
 @pytest.mark.parametrize("question,answer", [
     ("Was Marie Curie born in Warsaw?", "yes"),
     ("Was Marie Curie born in Oxford?", "no"),  # two things stated, no short reading joins them
-    ("Is Marie Curie still alive?", None),  # one thing: every path of hers exists, readings cannot say
+    ("Is Marie Curie still alive?", "no"),  # she and the laureates with no death date: no hop joins them
+    ("Was Marie Curie a good teacher?", None),  # one thing: every path of hers exists, readings cannot say
 ])
 def test_a_yes_no_question_is_whether_a_short_reading_joins_what_it_states(nobel_graph, question, answer):
     log = StepLog()

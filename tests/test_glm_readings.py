@@ -69,7 +69,7 @@ def test_an_unknown_readings_option_is_refused(nobel_graph):
 
 
 def test_a_part_reason_asks_for_is_answered_by_a_reading_without_a_call(nobel_graph):
-    question = "Is Marie Curie still alive?"  # one stated thing: no reading answers the whole question
+    question = "Was Marie Curie a good teacher?"  # one stated thing: no reading answers the whole question
     ask = {"code": 'print("x")', "answer": "", "missing_information": QUESTION, "finished": False}
     done = {"code": 'print("x")', "answer": "no", "missing_information": "", "finished": True}
     program = reading_first(GLM(nobel_graph, compiled=None, act="python", kind="deterministic", samples=0))

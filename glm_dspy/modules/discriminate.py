@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import replace
 
 import dspy
 
@@ -34,6 +35,7 @@ from glm_dspy.lm.structured import with_grammar
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.question_facts import (YES_NO, alternatives, arithmetic, asked, asks_one, count_bound, extreme,
                                              most)
+from glm_dspy.modules.question_existential import PERSON, existential
 from glm_dspy.modules.reading_fit import answer_types, hops_of, is_stated, starts_of_reading, unrealized
 from glm_dspy.modules.readings import LEVERS, Readings
 from glm_dspy.modules.relation_words import RelationWords
@@ -213,7 +215,29 @@ class Discriminate(dspy.Module):
         if any(not (a.bound & b.bound) for i, a in enumerate(starts) for b in starts[i + 1:]):
             log.add(Step("graph", output="no reading joins " + " and ".join(s.said for s in starts)))
             return "no", ""
+        named = [s for s in starts if s.is_named]
+        if len(starts) == 1 and named and "exists" in self.levers and (wanted := existential(question)):
+            return self._exists(question, named[0], wanted, log)
         return None
+
+    def _exists(self, question: str, start: Start, wanted: str, log: StepLog) -> tuple[str, str] | None:
+        """Whether the named `start` has what the question asks exists ("Did X share the prize
+        with anyone?"): of the paths of at most YES_NO_HOPS hops that nodes of its type have
+        (those that end at a type of people, where it asks for "anyone"), the best fitting one,
+        taken from the start: yes if it reaches something. Its own paths would not do: they
+        are only those it has."""
+        schema = self.graph.schema
+        persons = self.found.person_types() if wanted == PERSON else None
+        paths = [replace(c, start=start) for c in self.found.every(start.type_name, YES_NO_HOPS)
+                 if 1 <= len(c.hops) <= YES_NO_HOPS and c.returns == schema.node_types[c.end_type].text_feature
+                 and (persons is None or c.end_type in persons)]
+        ranked = self.found.rank(question, paths)
+        if not ranked:
+            return None
+        result = self.graph.store.read(ranked[0].cypher)
+        log.add(Step("graph", output="\n".join(f"{i}. {c.words()}" for i, c in enumerate(ranked[:self.k], 1))))
+        log.add(Step("graph", code=result.text, output=f"{len(result.rows)} row(s)"))
+        return ("yes" if result.rows else "no"), result.text
 
     def forward(self, question: str) -> dspy.Prediction:
         log = StepLog()

@@ -27,7 +27,7 @@ YES_NO = "yes/no"
 NAME = "name"  # who, where, which <thing>: a name, never a date or a number
 
 _COUNT = re.compile(r"\b(?:how many|how often|number of|count of)\b", re.IGNORECASE)
-_DATE = re.compile(r"^\W*(?:when\b|(?:in |on )?(?:which|what) (?:year|date|day|month|decade)\b)", re.IGNORECASE)
+_DATE = re.compile(r"^\W*(?:when\b|(?:in |on )?(?:which|what) (?:year|date|day|month|decade)s?\b)", re.IGNORECASE)
 _YES_NO = re.compile(r"^\W*(?:is|was|were|are|did|does|do|has|have|had|can|could)\b", re.IGNORECASE)
 _CHOICE = re.compile(r"\b(\w+)\s+or\s+(?:(?:a|an|the|in|on|at|by|for|from|of)\s+)*(\w+)(?:\s+\w+)?\W*$",
                      re.IGNORECASE)  # "... A or [in] B [thing]?"
@@ -183,19 +183,26 @@ def question_values(question: str) -> QuestionValues:
                for j in range(i + 1, min(len(words), i + MAX_PHRASE_WORDS) + 1)]
     dates = question_dates(question)
     without_dates = _ISO.sub(" ", _DAY_MONTH_YEAR.sub(" ", _MONTH_DAY_YEAR.sub(" ", question)))
-    bounds = [(_BOUND_OPS[word.lower()], int(year)) for word, year in _BOUND.findall(without_dates)]
+    ranges = [(low, high) for *lows, high in _RANGE.findall(without_dates)
+              for low, high in [(int("".join(lows)), int(high))] if low <= high]
+    in_range = {year for pair in ranges for year in pair}
+    bounds = [(_BOUND_OPS[word.lower()], int(year)) for word, year in _BOUND.findall(without_dates)
+              if int(year) not in in_range]
     decades = [int(d) for d in _DECADE.findall(without_dates)]
     numbers = [int(n) for n in _WHOLE_NUMBER.findall(_DECADE.sub(" ", without_dates)) if len(n) <= 9
-               and int(n) not in {year for _, year in bounds}]
+               and int(n) not in {year for _, year in bounds} | in_range]
     return QuestionValues(tuple(dict.fromkeys(w.lower() for w in words)), tuple(dict.fromkeys(phrases)),
                           tuple(dict.fromkeys(numbers)), tuple(dates), tuple(dict.fromkeys(bounds)),
                           tuple(dict.fromkeys(decades)), tuple(dict.fromkeys(question_amounts(without_dates))),
-                          tuple(w.lower() for w in words))
+                          tuple(w.lower() for w in words), tuple(dict.fromkeys(ranges)))
 
 
 # a year the values lie on one side of: "since 2020" (>=), "after 1950" (>), "before 1900" (<), "until 1930" (<=)
 _BOUND_OPS = {"since": ">=", "after": ">", "before": "<", "until": "<=", "till": "<=", "prior to": "<"}
 _BOUND = re.compile(r"\b(since|after|before|until|till|prior to)\s+(?:the\s+year\s+)?(\d{4})(?![\w-])", re.IGNORECASE)
+# the years values lie between, both said: "between 1901 and 2022", "from 1901 to 2022", "1901-2022"
+_RANGE = re.compile(r"(?<![\w-])(?:between\s+(?:the\s+years?\s+)?(\d{4})\s+and\s+|from\s+(?:the\s+years?\s+)?(\d{4})\s+"
+                    r"(?:to|until|till|through|thru)\s+|(\d{4})\s*[-–]\s*)(\d{4})(?![\w-])", re.IGNORECASE)
 _DECADE = re.compile(r"(?<![\w-])(\d{3}0)['’]?s\b")  # "the 1990s", "1920's"
 
 

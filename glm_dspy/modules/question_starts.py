@@ -2,8 +2,8 @@
 it names (RetrieveNode, the exact name), the nodes the values it says meet (graphs/cypher/anchors.py:
 "the 1913 physics laureate" is a prize of year 1913 and category Physics; "since 2020", "the
 1990s" bound a year), values it lists together as one start of any of them ("physics, chemistry
-and medicine"), and categories it says in other words ("woman" is a gender of female, by the
-embedder)."""
+and medicine"), categories it says in other words ("woman" is a gender of female, by the
+embedder), and values it says a thing lacks or holds ("still alive": no death date)."""
 
 from __future__ import annotations
 
@@ -11,20 +11,24 @@ import functools
 
 import numpy as np
 
-from glm_dspy.modules.question_facts import coordinated, operator_words, question_values
-from glm_dspy.graphs.cypher.anchors import (FUNCTION_WORDS, Anchor, Condition, ValueIndex, anchors, folded, starts_of,
-                                            stem)
+from glm_dspy.modules.question_absence import absences
+from glm_dspy.modules.question_facts import coordinated, negated, operator_words, question_values, word_stem
+from glm_dspy.graphs.cypher.anchors import (ABSENT, FUNCTION_WORDS, PRESENT, Anchor, Condition, ValueIndex, anchors,
+                                            folded, starts_of, stem)
 from glm_dspy.graphs.cypher.candidates import Start
 
 VALUE_LIKENESS = 0.6  # cosine of a question word and a category's value, to mean it ("woman" -> female 0.80)
 VALUE_MARGIN = 0.1  # ... and nearer to it than to the category's other values by this ("woman": male 0.49)
+EVENT_LIKENESS = 0.45  # cosine of an event's words and a feature's name, to mean it ("died" -> death date 0.46)
+EVENT_MARGIN = 0.1  # ... and nearer to it than to its type's other features by this ("died": given name 0.30)
 
 
 def question_starts(graph, values: ValueIndex, question: str, embed, *, union: bool = True,
-                    likened: bool = True) -> list[Start]:
+                    likened: bool = True, absence: bool = True) -> list[Start]:
     """The nodes the question names, then those the values it says meet. `embed`: texts ->
     vectors (glm_dspy/modules/embedding_cache.py); `union`: values listed together are also one
-    start of any of them; `likened`: categories said in other words bind too."""
+    start of any of them; `likened`: categories said in other words bind too; `absence`: a
+    value said to be lacking or held ("still alive") too."""
     from glm_dspy.modules.text2cypher import named_nodes
 
     store = graph.store
@@ -40,6 +44,8 @@ def question_starts(graph, values: ValueIndex, question: str, embed, *, union: b
                     types=frozenset(stem(t) for t in graph.schema.node_types), operators=operator_words(question))
     if likened:
         found += likened_values(values, question, found, bound, embed)
+    if absence:
+        found += absent_values(values, graph.schema, question, embed)
     listed = functools.partial(coordinated, question) if union else None
     return longest(starts + [Start.anchored(type_name, conditions, words)
                              for type_name, conditions, words in starts_of(found, store, listed=listed)], graph.schema)
@@ -87,4 +93,37 @@ def likened_values(values: ValueIndex, question: str, found: list[Anchor], bound
     return likened
 
 
-__all__ = ["question_starts", "likened_values", "longest", "VALUE_LIKENESS", "VALUE_MARGIN"]
+def absent_values(values: ValueIndex, schema, question: str, embed) -> list[Anchor]:
+    """The features the question says its things lack or hold (question_absence.absences:
+    "still alive" is no death, "never married" no marriage): of the features some nodes of a
+    type hold and others lack (`values.partial`), the one whose own word the event's words say
+    (a word of its name no other feature of its type has: "death" of death date, not "date"),
+    else the one its words are within EVENT_LIKENESS of (the embedder's cosine), nearer to it
+    than to the type's other features by EVENT_MARGIN. Each is a start: the nodes that lack it
+    (hold it, where the event happened)."""
+    said = absences(question, negations=negated(question))
+    if not said or not values.partial:
+        return []
+    found = []
+    for absence in said:
+        event = {word_stem(w) for w in absence.event}
+        event_vector = embed([" ".join(absence.event)])
+        for type_name in sorted({t for t, _ in values.partial}):
+            features = list(schema.node_types[type_name].features)
+            own = {f: {word_stem(w) for w in f.split("_") if w and w not in FUNCTION_WORDS} for f in features}
+            likeness = (event_vector @ embed([f.replace("_", " ") for f in features]).T)[0]
+            order = np.argsort(-likeness)
+            for i, feature in enumerate(features):
+                if (type_name, feature) not in values.partial:
+                    continue
+                distinct = own[feature] - set().union(*(own[f] for f in features if f != feature))
+                near = order[0] == i and likeness[i] >= EVENT_LIKENESS \
+                    and (len(features) < 2 or likeness[i] - likeness[order[1]] >= EVENT_MARGIN)
+                if event & distinct or near:
+                    found.append(Anchor(type_name, Condition(feature, PRESENT if absence.happened else ABSENT, None),
+                                        absence.said))
+    return found
+
+
+__all__ = ["question_starts", "likened_values", "absent_values", "longest", "VALUE_LIKENESS", "VALUE_MARGIN",
+           "EVENT_LIKENESS", "EVENT_MARGIN"]

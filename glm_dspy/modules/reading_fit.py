@@ -9,7 +9,7 @@ from collections import Counter
 
 from glm_dspy.modules.question_facts import word_stem
 from glm_dspy.modules.relation_voice import said_as_object, said_as_owner
-from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS, stem
+from glm_dspy.graphs.cypher.anchors import ABSENT, FUNCTION_WORDS, stem
 from glm_dspy.graphs.cypher.candidates import COUNT, Candidate, Start
 from glm_dspy.graphs.cypher.compared import Compared
 
@@ -203,7 +203,7 @@ def bound_time_unsaid(c: Candidate, said: Counter, near: set[str], timed) -> int
     said, or the feature be near a word said (`near`: "died" -> death date). A bare year or date
     is its node's own time and needs no word: "physics laureates since 2020 ... when they won"
     bounds the prize's year, not a death date no word says."""
-    return sum(any(timed(s.type_name, condition.feature)
+    return sum(any(timed(s.type_name, condition.feature) and condition.value is not None
                    and not all(said[word_stem(w)] for w in condition.feature.split("_") if w not in TIME_WORDS)
                    and condition.feature.replace("_", " ") not in near
                    for condition in s.conditions)
@@ -271,15 +271,22 @@ def is_stated(start: Start) -> bool:
     return bool(start.conditions) and all(condition.op != "CONTAINS" for condition in start.conditions)
 
 
+def lacks(c: Candidate) -> bool:
+    """Whether a start of the reading is the nodes that lack a value ("with no death date"): a
+    reading of what is not so, as the absent path's are."""
+    return any(condition.op == ABSENT for s in starts_of_reading(c) for condition in s.conditions)
+
+
 def ranked_keys(c: Candidate) -> list:
     return [ranking.key for ranking in (c.order, c.group) if ranking is not None]
 
 
 def answer_types(c: Candidate) -> tuple[str, ...]:
-    """The node types a reading's values are of: its end's, its group key's node's, or those of
-    the nodes it counts by (but where it orders among them: then its end's)."""
+    """The node types a reading's values are of: its end's, its group key's node's, those of
+    the nodes it counts by (but where it orders among them: then its end's), or its start's (of
+    the starts a path leaves from nothing, of the years of a start's range nothing holds)."""
     if c.counted is not None and c.order is None:
         return (c.counted.type_name,)
-    if c.absent is not None and c.absent.side == "start":
+    if c.absent is not None and c.absent.side == "start" or c.gap is not None:
         return (c.start.type_name,)
     return (c.group.key.type_name,) if c.group is not None else c.end_labels

@@ -42,6 +42,7 @@ from glm_dspy.modules.copyable_lock import CopyableLock
 from glm_dspy.modules.question_facts import COUNT as COUNT_ASKED
 from glm_dspy.modules.embedding_cache import EmbeddingCache
 from glm_dspy.modules.person_types import person_types
+from glm_dspy.modules.question_absence import absences
 from glm_dspy.modules.question_facts import (NAME, asked, asked_span, asked_words, asks_person, compared, compares,
                                              count_bound, elided, equates, extreme, fits, meets_in_time, most, negated,
                                              passive_words, question_values, referred_words, refers_back, same_words,
@@ -49,7 +50,7 @@ from glm_dspy.modules.question_facts import (NAME, asked, asked_span, asked_word
 from glm_dspy.modules.meant_words import meant_by_word, near_names, open_words, schema_names
 from glm_dspy.modules.question_starts import question_starts
 from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, bound_time_unsaid, compared_unsaid,
-                                          fewer_types, is_stated, meets_unsaid, named_back, path_fit, repeated,
+                                          fewer_types, is_stated, lacks, meets_unsaid, named_back, path_fit, repeated,
                                           returns_fit, starts_of_reading, unnamed_time, unsaid, unsaid_detour)
 from glm_dspy.modules.relation_voice import object_words
 from glm_dspy.modules.relation_words import RelationWords
@@ -62,6 +63,7 @@ from glm_dspy.graphs.cypher.candidates import (COUNT, Candidate, Start, inverse_
                                                readings_of, same_value_candidates)
 from glm_dspy.graphs.cypher.absent import absent_readings
 from glm_dspy.graphs.cypher.counted import counted_readings, ordered_counted
+from glm_dspy.graphs.cypher.gaps import gap_readings
 from glm_dspy.graphs.cypher.compared import TEXT as COMPARED_TEXT
 from glm_dspy.graphs.cypher.compared import compared_of
 from glm_dspy.graphs.cypher.loops import MAX_LOOP_HOPS, loops_of
@@ -75,7 +77,7 @@ JOIN_HOPS = 2  # the longest path of a start that joins another's
 LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "counted", "absent", "loops",
                     "compared", "persons", "meant", "order", "gate", "voice", "one", "repeated", "forms",
                     "detour", "which", "passive", "asked-end", "referred", "meet-order", "types",
-                    "time-said"})
+                    "time-said", "absence", "gaps", "exists"})
 
 
 class Readings:
@@ -98,7 +100,7 @@ class Readings:
         self._taught: dict[str, tuple[str, bool]] | None = None  # `_taught_words`
         self._types: list | None = None  # `_type_starts`
         self._loops: dict[tuple, list] = {}  # (node type, comparison or None) -> its loops (`_looped`)
-        self._everys: dict[str, list] = {}  # node type -> the readings of every node of it (`_every`)
+        self._everys: dict = {}  # node type (and hops, of `every`) -> the readings of every node of it (`_every`)
         self._persons: frozenset[str] | None = None  # `_person_types`
         self._schema_names: list[str] | None = None  # `_names`
 
@@ -107,7 +109,7 @@ class Readings:
         (glm_dspy/modules/question_starts.py)."""
         self._build()
         return question_starts(self.graph, self._values, question, self._embed, union="union" in self.levers,
-                               likened="likened" in self.levers)
+                               likened="likened" in self.levers, absence="absence" in self.levers)
 
     def candidates(self, question: str) -> list[Candidate]:
         """Every reading of every start and of every two starts' meeting, whose values can answer
@@ -146,6 +148,8 @@ class Readings:
             found += self._looped(found + self._every(thing), thing, op)
         if equates(question) and "compared" in self.levers:  # "the same first name as their co-laureate"
             found += self._looped(found + self._every(thing), thing, "=")
+        if negated(question) and "gaps" in self.levers:  # "between 1901 and 2022 ... not awarded": years
+            found += gap_readings(self._values.years, found, kind == COUNT_ASKED)
         things = {thing} if thing is not None else set()
         if thing is not None and "which" in self.levers:  # "which institutions ...": the institutions, by name
             said = {stem(w) for w in asked_words(question)}
@@ -213,9 +217,22 @@ class Readings:
         """The graph's types of people, where the question asks "who" (read once)."""
         if "persons" not in self.levers or not asks_person(question):
             return frozenset()
+        return self.person_types()
+
+    def person_types(self) -> frozenset[str]:
+        """The graph's types of people (glm_dspy/modules/person_types.py; read once)."""
         if self._persons is None:
             self._persons = person_types(self.graph.store, self.graph.schema, self._embed)
         return self._persons
+
+    def every(self, type_name: str, max_hops: int) -> list[Candidate]:
+        """The readings of every node of a type, up to `max_hops` hops (read once)."""
+        self._build()
+        if (type_name, max_hops) not in self._everys:
+            start = Start(type_name, (), type_name)
+            paths = paths_from(self.graph.store, start, max_hops=max_hops, inverses=self._inverses)
+            self._everys[(type_name, max_hops)] = readings_of(self.graph.schema, start, paths)
+        return self._everys[(type_name, max_hops)]
 
     def _value_kind(self, c: Candidate) -> str:
         """The kind of a reading's values: its end's feature's, or its group key's (a date's
@@ -247,7 +264,10 @@ class Readings:
         that fit best are kept first (by their words up to the end's type), then every reading of
         those is scored, so a question's hundreds of readings cost a few hundred short
         embeddings, most of them cached."""
-        found = self.candidates(question)
+        return self.rank(question, self.candidates(question))
+
+    def rank(self, question: str, found: list[Candidate]) -> list[Candidate]:
+        """`found` (readings of the question's starts), best first, as `readings` ranks them."""
         if not found:
             return []
         asked_vector = self._embed([question])[0]
@@ -307,6 +327,9 @@ class Readings:
         kept = {paths[i] for i in np.argsort(-path_scores, kind="stable")[:PATHS]}
         found = [c for c in found if c.path_words() in kept]
         schema_words = self._schema_words() & set(said) - {word_stem(w) for w in self._taught}
+        # a gap's years are those the start is not in: the words of the event denied ("not awarded") say it
+        denied = schema_words & {word_stem(w) for a in absences(question) for w in a.event} \
+            if negated(question) else set()
         relation_said = Counter({w: n for w, n in said.items() if w in self._relation_words_only}
                                 if "repeated" in self.levers else {})
         if "referred" in self.levers:  # "... Who did the mentor share it with?": the mentor named before
@@ -324,11 +347,12 @@ class Readings:
                  or equates(question) and "loops" in self.levers)
         scores = self._embed([c.words() for c in found]) @ asked_vector \
             + np.array([path_fit(c, said, thing, taught, persons, named, voiced, passive) + returns_fit(c, said)
-                        - UNSAID_COST * (unsaid(c, schema_words, taught, voiced) + len(stated - c.bound)
+                        - UNSAID_COST * (unsaid(c, schema_words - denied if c.gap is not None else schema_words,
+                                                taught, voiced) + len(stated - c.bound)
                                          + repeated(c, relation_said, relation_same) + fewer_types(c, said_types))
                         - UNSAID_COST * ("detour" in self.levers and unsaid_detour(c, said, taught))
                         - RANK_COST * ((ranks[0] and c.order is None) + (ranks[1] and c.group is None)
-                                       + (ranks[2] and c.counted is None) + (ranks[3] and c.absent is None)
+                                       + (ranks[2] and c.counted is None) + (ranks[3] and c.absent is None and c.gap is None and not lacks(c))
                                        + (ranks[4] and c.loop is None))
                         - misplaced(c) - UNSAID_COST * (not time_named and unnamed_time(c, self._timed))
                         for c in found])

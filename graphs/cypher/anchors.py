@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from glm_dspy.graphs.cypher.printer import print_expression
 from glm_dspy.graphs.cypher.rare_words import any_rare
 from glm_dspy.graphs.literal import cypher_name
-from glm_dspy.graphs.cypher.syntax import Binary, FunctionCall, ListLiteral, Literal, Property, Variable
+from glm_dspy.graphs.cypher.syntax import Binary, FunctionCall, IsNull, ListLiteral, Literal, Property, Variable
 
 CATEGORICAL = 64  # a text feature with at most this many distinct values is a category
 MAX_VALUE_WORDS = 6  # longer text values (motivations, abstracts) are not matched whole
@@ -40,6 +40,8 @@ MIN_MENTION = 5  # characters of a single word looked for in long texts
 YEARS = (1000, 2999)
 DECADE = "decade"
 IN = "IN"
+RANGE = "BETWEEN"  # (low, high): a year from low to high, both in; of a date's text, from low up to (not) high
+ABSENT, PRESENT = "IS NULL", "IS NOT NULL"  # a feature the node lacks, or holds ("still alive": no death date)
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 TEXT, DATE, NUMBER, LIST, LONG_TEXT = "text", "date", "number", "list", "long text"
 
@@ -50,7 +52,10 @@ class Condition:
     decade's dates), "CONTAINS" (words of a long text, lower case; of a list of texts, any of
     them), a bound (">=", ">", "<", "<=": since, after, before, until a year) or DECADE (a year's
     number in the decade `value`, 1990 for the 1990s) or IN (any value of a tuple: "physics,
-    chemistry or medicine" said of one feature, a union)."""
+    chemistry or medicine" said of one feature, a union) or RANGE (a year's number from low to
+    high, both in; a date's text from the low year's to the high one's, which is the year after
+    the last: "between 1901 and 2022") or ABSENT, PRESENT (the node lacks the
+    feature, or holds it: "still alive" is no death date; no value)."""
 
     feature: str
     op: str
@@ -58,7 +63,8 @@ class Condition:
     in_list: bool = False
 
     def __post_init__(self) -> None:
-        assert (self.op == IN) == isinstance(self.value, tuple), (self.op, self.value)
+        assert (self.op in (IN, RANGE)) == isinstance(self.value, tuple), (self.op, self.value)
+        assert (self.op in (ABSENT, PRESENT)) == (self.value is None), (self.op, self.value)
 
     @classmethod
     def union(cls, conditions: list["Condition"]) -> "Condition":
@@ -68,13 +74,19 @@ class Condition:
 
     @property
     def values(self) -> tuple:
-        """The values it binds: a union's each, another's one."""
-        return self.value if self.op == IN else (self.value,)
+        """The values it binds: a union's each, an absence's none, another's one."""
+        return self.value if self.op in (IN, RANGE) else () if self.value is None else (self.value,)
 
     def expression(self, variable: str = "a") -> Binary:
         subject = Property(Variable(variable), self.feature)
+        if self.value is None:
+            return IsNull(subject, negated=self.op == PRESENT)
         if self.op == IN:
             return Binary(IN, subject, ListLiteral(tuple(Literal(v) for v in self.value)))
+        if self.op == RANGE:
+            low, high = self.value
+            return Binary("AND", Binary(">=", subject, Literal(low)),
+                          Binary("<" if isinstance(high, str) else "<=", subject, Literal(high)))
         if self.op == DECADE:
             return Binary("=", Binary("/", subject, Literal(10)), Literal(int(self.value) // 10))
         if self.op == "CONTAINS":
@@ -84,10 +96,15 @@ class Condition:
         return Binary(self.op, subject, Literal(self.value))
 
     def words(self) -> str:
+        if self.value is None:
+            return f"{self.feature.replace('_', ' ')} is {'stated' if self.op == PRESENT else 'missing'}"
         said = {"STARTS WITH": "starts with", "CONTAINS": "mentions", ">=": "is at least", ">": "is after",
                 "<": "is before", "<=": "is at most"}.get(self.op, "is")
         if self.op == DECADE:
             return f"{self.feature.replace('_', ' ')} is in the {self.value}s"
+        if self.op == RANGE:
+            low, high = self.value
+            return f"{self.feature.replace('_', ' ')} is from {low} to {int(high) - 1 if isinstance(high, str) else high}"
         if self.op == IN:
             return f"{self.feature.replace('_', ' ')} is one of {', '.join(map(str, self.value))}"
         return f"{self.feature.replace('_', ' ')} {said} {self.value}"
@@ -113,6 +130,7 @@ class QuestionValues:
     decades: tuple[int, ...] = ()  # 1990 of "the 1990s"
     amounts: tuple[tuple[str, int], ...] = ()  # (">=", 1000000) of "reach one million": a quantity the values pass
     tokens: tuple[str, ...] = ()  # the lower-case words in their order, each time said (`words` holds each once)
+    ranges: tuple[tuple[int, int], ...] = ()  # (1901, 2022) of "between 1901 and 2022": years the values lie within
 
 
 class ValueIndex:
@@ -135,6 +153,7 @@ class ValueIndex:
                     self.choices[(type_name, feature)] += (value,)
         self.choices = {key: tuple(sorted(set(values))) for key, values in self.choices.items()}
         self.years: set[tuple[str, str]] = set()  # number features whose every value is a year (`_years`)
+        self.partial: set[tuple[str, str]] = set()  # features some nodes of their type hold and others lack
 
     @classmethod
     def build(cls, store, schema) -> "ValueIndex":
@@ -165,6 +184,8 @@ class ValueIndex:
         sizes = {t: n.num_nodes for t, n in schema.node_types.items()}
         index = cls(kinds, dict(categories), dict(values), sizes)
         index.years = {key for key, kind in kinds.items() if kind == NUMBER and _years(store, *key)}
+        index.partial = {(type_name, feature) for type_name, node_type in schema.node_types.items()
+                         for feature in _partial(store, type_name, list(node_type.features))}
         return index
 
     def kind(self, type_name: str | None, feature: str) -> str:
@@ -205,6 +226,8 @@ def anchors(index: ValueIndex, store, said: QuestionValues, *, exclude: set[str]
             for op, year in said.bounds:  # ISO dates compare as text: since 2020 is >= "2020", after it >= "2021"
                 op, year = {">": (">=", year + 1), "<=": ("<", year + 1)}.get(op, (op, year))
                 found.setdefault((type_name, Condition(feature, op, str(year))), str(year))
+            for low, high in said.ranges:
+                found.setdefault((type_name, Condition(feature, RANGE, (str(low), str(high + 1)))), f"{low} {high}")
         if kind == NUMBER and (type_name, feature) not in index.years:
             for op, amount in said.amounts:  # "reach one million": an amount the values pass, not one they equal
                 found.setdefault((type_name, Condition(feature, op, amount)), str(amount))
@@ -213,6 +236,8 @@ def anchors(index: ValueIndex, store, said: QuestionValues, *, exclude: set[str]
                 found.setdefault((type_name, Condition(feature, DECADE, decade)), f"{decade}s")
             for op, year in said.bounds:
                 found.setdefault((type_name, Condition(feature, op, year)), str(year))
+            for low, high in said.ranges:
+                found.setdefault((type_name, Condition(feature, RANGE, (low, high))), f"{low} {high}")
     met = [Anchor(t, c, s) for (t, c), s in found.items() if _met(store, t, (c,))]
     used = {word for anchor in met for word in folded(anchor.said).split()}
     return met + _mentions(index, store, said, used | operators, types)
@@ -317,6 +342,16 @@ def stem(word: str) -> str:
         if len(word) > 4 and word.endswith(ending) and not word.endswith("ss"):
             return word[: -len(ending)] + ("y" if ending == "ies" else "")
     return word
+
+
+def _partial(store, type_name: str, features: list[str]) -> list[str]:
+    """The features that some nodes of the type hold and others lack (NULL), read in one query."""
+    if not features:
+        return []
+    label = cypher_name(type_name)
+    counted = ", ".join(f"count(n.{cypher_name(f)}) AS f{i}" for i, f in enumerate(features))
+    row = store.query(f"MATCH (n:{label}) RETURN count(n) AS n, {counted}")[0]
+    return [f for i, f in enumerate(features) if 0 < row[f"f{i}"] < row["n"]]
 
 
 def _kind(type_text: str) -> str:

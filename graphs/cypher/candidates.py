@@ -14,7 +14,7 @@ literals there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from glm_dspy.graphs.cypher.anchors import Condition
 from glm_dspy.graphs.cypher.printer import print_expression, print_pattern, print_query
@@ -84,6 +84,7 @@ class Candidate:
     counted: object | None = None  # graphs/cypher/counted.py's Counted: nodes on the path that reach a bounded number
     absent: object | None = None  # graphs/cypher/absent.py's Absent: the nodes the path does not reach (or leave)
     loop: object | None = None  # graphs/cypher/loops.py's Loop: two paths of the end's own reach one node
+    gap: object | None = None  # graphs/cypher/gaps.py's Gap: the years of the start's range no path holds
 
     @property
     def bound(self) -> frozenset[str]:
@@ -104,6 +105,10 @@ class Candidate:
         end = "x"
         if self.same is not None:
             return self._same_tree(end)
+        if self.gap is not None:
+            walked = replace(self, start=self.gap.unbounded(self.start), gap=None)
+            key = Property(Variable("a" if self.hops else end), self.gap.feature)
+            return self.gap.tree(walked.match(end), key, end, self.returns == COUNT)
         if self.absent is not None:
             labels = self.end_labels if self.absent.side == "end" else (self.start.type_name,)
             if self.absent.feature is not None:
@@ -138,7 +143,8 @@ class Candidate:
         conditions = [self.start.where("a" if self.hops else end)]
         if self.join is not None:
             other, hops = self.join
-            patterns.append(pattern_of(other, hops, "b", end, ranked))
+            joined = pattern_of(other, hops, "b", end, ranked)
+            patterns += [joined] if joined not in patterns else []  # no hops on either: one node, two conditions
             conditions.append(other.where("b" if hops else end))
         others = [(_node(end, len(self.hops), i + 2), _node(end, len(self.hops), i)) for i in back]
         if self.excludes_start and self.hops and (end, "a") not in others:
@@ -193,6 +199,9 @@ class Candidate:
             if self.order is not None:
                 return f"{self.path_words()}: {what}, {self.order.words()}, of {self.counted.words(self.end_type)}"
             return f"{self.path_words()}: {what} of {self.counted.words(self.end_type)}"
+        if self.gap is not None:
+            what = "how many of " if self.returns == COUNT else ""
+            return f"{self.path_words()}: {what}{self.gap.words()}"
         if self.absent is not None:
             what = "how many" if self.returns == COUNT else self.returns.replace("_", " ")
             kept = self.end_type if self.absent.side == "end" else self.start.type_name
@@ -379,17 +388,23 @@ def joined_candidates(store, schema, first: Start, first_paths, second: Start, s
                       max_hops: int = MAX_HOPS + 1, max_joins: int = 60) -> list[Candidate]:
     """Readings of the nodes two paths both reach: a path from `first` and a path from `second`
     that end at nodes of one type, at most `max_hops` hops together, and meet at some node
-    (checked with one query each); shortest first, at most `max_joins` pairs. Two starts bound
+    (checked with one query each); shortest first, at most `max_joins` pairs; of a named node and
+    nodes of its type the question states, also the two with no hops (the named node is one of
+    them, or not: unchecked). Two starts bound
     from the same words of the question (1913 as a prize's year and as a birth year) are two
     readings of those words, never one reading joining them: they give none. A probe that Kuzu
     cannot run (its buffer pool full, past its time) offers no join: unchecked, it is no reading."""
     if first.bound & second.bound:
         return []
+    result = []
+    if first.type_name == second.type_name and first.is_named != second.is_named:
+        # no hops: whether the named node is one of the stated ("Is X still alive?"), unprobed: a
+        # reading that reads no rows says no
+        result += readings_of(schema, first, [()], (second, ()))
     pairs = sorted(((p, q) for p in first_paths for q in second_paths
                     if (p or q) and len(p) + len(q) <= max_hops
                     and (p[-1].labels if p else (first.type_name,)) == (q[-1].labels if q else (second.type_name,))),
                    key=lambda pair: len(pair[0]) + len(pair[1]))
-    result = []
     for p, q in pairs:
         probe = Candidate(first, p, COUNT, False, (second, q))
         try:
