@@ -14,7 +14,7 @@ fitting readings that read rows. Reported per question kind (the file's `kind`, 
   none      no reading answers (GLM then runs Algorithm 1)
 `--off LEVER` measures with one of Discriminate's levers off (ranked, likened, stated, yes/no, meets,
 union, counted, absent, loops, compared, persons, meant, order, gate, voice, one, repeated, forms, detour,
-which, passive, asked-end, referred, meet-order, types, time-said:
+which, passive, asked-end, referred, meet-order, types, time-said, absence, gaps, exists, inverse:
 glm_dspy/modules/discriminate.py LEVERS).
 Exact match as `glm-dspy eval` counts it, any gold or alternative. Prints one table, then one
 JSON line of the totals.

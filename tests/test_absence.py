@@ -11,6 +11,7 @@ from glm_dspy.modules.discriminate import Discriminate
 from glm_dspy.modules.embedding_cache import EmbeddingCache
 from glm_dspy.modules.question_absence import absences
 from glm_dspy.modules.question_existential import PERSON, THING, existential
+from glm_dspy.modules.question_facts import asked, main_clause
 from glm_dspy.modules.question_starts import absent_values
 from glm_dspy.modules.readings import LEVERS
 from glm_dspy.runs.steps import StepLog
@@ -137,3 +138,27 @@ def test_whether_x_has_anyone_is_whether_x_has_the_path_nodes_of_its_type_have(n
         assert "<-[:rel_laureate]-(:prize)-[:rel_laureate]->" in log.steps[-1].code
     assert Discriminate(nobel_graph, levers=LEVERS - {"exists"}).answer(f"Did {alone} share a prize with anyone?",
                                                                         StepLog()) is None
+
+
+@pytest.mark.parametrize("question, clause", [
+    ("When X won his prize, was his mentor still alive?", "was his mentor still alive?"),
+    ("After the war, how many prizes were awarded?", "how many prizes were awarded?"),
+    ("When was X born, and where?", None),  # a question of its own: no clause leads it
+    ("When did X win?", None),
+])
+def test_a_leading_clause_leaves_the_main_clause_to_say_what_is_asked(question, clause):
+    assert main_clause(question) == (question if clause is None else clause)
+    assert asked(question) == asked(clause or question)
+
+
+def test_a_yes_no_question_is_the_join_it_means_even_where_that_reads_nothing(nobel_graph):
+    """"Was X born in D?" where D is not X's birth city but X's mentor's: the join of X's birth
+    city and D reads nothing, so no; checked joins kept only the mentor's, which said yes."""
+    rows = nobel_graph.store.query(
+        "MATCH (c:city)<-[:rel_birth_city]-(l:laureate)-[:rel_mentor]->(m:laureate)-[:rel_birth_city]->(d:city) "
+        "WHERE c <> d RETURN l.name AS n, d.name AS d ORDER BY n LIMIT 40")
+    row = next(r for r in rows if r["n"].replace(" ", "").replace(".", "").isalpha() and r["d"].isalpha())
+    question = f"Was {row['n']} born in {row['d']}?"
+    assert Discriminate(nobel_graph).answer(question, StepLog())[0] == "no"
+    checked = Discriminate(nobel_graph, levers=LEVERS - {"unprobed"}).answer(question, StepLog())
+    assert checked is not None and checked[1] != Discriminate(nobel_graph).answer(question, StepLog())[1]

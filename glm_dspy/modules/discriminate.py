@@ -14,7 +14,9 @@ readings of a question; the best fitting one answers it (or the model picks one)
     another question, so the fallback answers (lever "gate").
 
 A yes/no question asks whether the two things it states meet (`_yes_no`: a short reading joins
-them). A question that states one thing only, a question with no start or whose readings read
+them; a named thing and a stated value of its type, with no hop: "Is X still alive?"), or, of
+one named thing, whether it has what "anyone" or "anything" asks for (`_exists`). A question
+that states one thing only, a question with no start or whose readings read
 nothing, and the model's 0 ("none of these") are not answered here. Those go to `fallback` (a
 module taking `question`); in GLM, to Algorithm 1 (`GLM(readings=...)`, glm_dspy/modules/glm.py).
 Measured on and off in docs/benchmarks.md (issue 31): with the 0.5B and the 1.5B model,
@@ -37,7 +39,7 @@ from glm_dspy.modules.question_facts import (YES_NO, alternatives, arithmetic, a
                                              most)
 from glm_dspy.modules.question_existential import PERSON, existential
 from glm_dspy.modules.reading_fit import answer_types, hops_of, is_stated, starts_of_reading, unrealized
-from glm_dspy.modules.readings import LEVERS, Readings
+from glm_dspy.modules.readings import LEVERS, YES_NO_HOPS, Readings
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.signatures import ChooseReading
 from glm_dspy.runs.steps import RETRIEVAL_ERROR, Step, StepLog, listening
@@ -46,7 +48,6 @@ from glm_dspy.graphs.cypher.candidates import COUNT, Candidate, Start
 
 DEFAULT_K = 8  # readings shown to the model
 MAX_VALUES = 20  # values joined into an answer
-YES_NO_HOPS = 2  # the longest join that states a yes/no question's fact (born in, won, among)
 SHOWN_VALUES = 3  # values of each reading the model is shown
 MAX_TRIED = 40  # readings run to find `k` that read rows
 NONE = "none of these: the question asks something else"
@@ -93,7 +94,16 @@ class Discriminate(dspy.Module):
         node type the question says twice wants two nodes of it ("laureates ... had a Nobel
         laureate as a mentor"; `reading_fit.fewer_types`), and "time-said": a start bound on a
         time needs the words naming which time ("since 2020 ... when they won": the prize's year,
-        not a death date; `reading_fit.bound_time_unsaid`)."""
+        not a death date; `reading_fit.bound_time_unsaid`), "absence": a state or a negation
+        that says a thing lacks (or holds) a value ("still alive", "with no death date",
+        "deceased") starts at the nodes that lack (hold) the feature recording it
+        (question_starts.absent_values), "gaps": where the question negates and bounds a year by a
+        range ("between 1901 and 2022 ... not awarded"), the years of the range that no path
+        holds (graphs/cypher/gaps.py), and "exists": a yes/no question of one named thing that
+        asks whether it has "anyone" or "anything" ("Did X share the prize with anyone?") is
+        whether it has the best fitting path of its type's (`_exists`), "inverse": a hop
+        backwards over a relation the graph also stores the other way under a name of its own
+        is said by that name ("students": backwards over mentor; `Readings._inverse_names`)."""
         super().__init__()
         assert 1 <= k <= 9 and chooser in (MODEL, NEAREST), (k, chooser)
         self.found = Readings(graph, max_hops=max_hops, relation_words=relation_words, levers=levers)

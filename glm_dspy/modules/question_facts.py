@@ -52,12 +52,28 @@ def requested(question: str) -> str:
     return question[match.end():] if match and question[match.end():].strip() else question
 
 
+def main_clause(question: str) -> str:
+    """The question after a subordinate clause that leads it ("When X won his prize, was his
+    mentor still alive?" -> "was his mentor still alive?"); the question itself where none does."""
+    match = _LEADING_CLAUSE.match(question)
+    return question[match.end():] if match and question[match.end():].strip(" ?") else question
+
+
+_LEADING_CLAUSE = re.compile(r"^\W*(?:when|after|before|once|while|by the time|at the time)\b"
+                             r"(?!\s+(?:is|was|were|are|did|does|do|has|have|had|can|could|will|would)\b)[^,?]*,\s*",
+                             re.IGNORECASE)  # not "When was X born, and where?": a question of its own
+
+
 def asked(question: str) -> str | None:
     """COUNT, DATE, YES_NO, or None (module doc); of a polite request, what its question asks
-    (`requested`: "Do you know if ..." asks yes or no)."""
+    (`requested`: "Do you know if ..." asks yes or no); of a question a subordinate clause
+    leads, what its main clause asks (`main_clause`: "When X won, was Y alive?" asks yes or no)."""
     inner = requested(question)
     if inner is not question:
         return YES_NO if _WHETHER.match(inner) else asked(inner) if inner.strip() else None
+    inner = main_clause(question)
+    if inner is not question:
+        return asked(inner)
     if _COUNT.search(question):
         return COUNT
     if _DATE.search(question):

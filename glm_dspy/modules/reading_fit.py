@@ -26,7 +26,8 @@ RANK_COST = 0.1  # of cosine, to a reading that does not rank where the question
 
 def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
              persons: frozenset[str] = frozenset(), named_back: frozenset[str] = frozenset(),
-             words: list[str] | None = None, passive: dict[str, frozenset[str]] | None = None) -> float:
+             words: list[str] | None = None, passive: dict[str, frozenset[str]] | None = None,
+             inverse: dict[str, str] | None = None) -> float:
     """How a reading's path binds the question's words, in cosine units: each hop costs HOP_COST
     (of two readings alike in meaning, the shorter first) and each hop taken forwards whose
     relation the question says (as often as it says it; "mentored" says mentor) earns
@@ -45,10 +46,12 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
     agent after it (`passive`: the stems of those words -> the agent's words, "trained by the
     man who ...": mentor) is said by a hop taken backwards over it too: the path comes from the
     agent's side (the man's student); where the start is that agent ("who was trained by X"), a
-    first hop forwards over it goes against the way it is said."""
+    first hop forwards over it goes against the way it is said. A hop backwards over a
+    relation the graph also stores the other way under a name of its own (`inverse`: mentor ->
+    student) is said by that name too."""
     hops = hops_of(c)
     back = said_back(c, words)
-    passive = passive or {}
+    passive, inverse = passive or {}, inverse or {}
 
     def saying(at: int, hop) -> str:  # hops_of(c) begins with c.hops: at 0 is the first hop
         if back and at == 0:
@@ -56,9 +59,13 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
         if not hop.outgoing and hop.relation not in named_back \
                 and {word_stem(w) for w in hop.relation.split("_")} <= passive.keys():
             return hop.relation
-        return hop.relation if hop.outgoing else hop.type_name if hop.relation in named_back else ""
+        if hop.outgoing:
+            return hop.relation
+        return "_".join(dict.fromkeys([hop.type_name] * (hop.relation in named_back)
+                                      + inverse.get(hop.relation, "").split("_")))
 
-    relations = Counter(word_stem(word) for at, hop in enumerate(hops) for word in saying(at, hop).split("_") if word)
+    relations = Counter(word_stem(word) for at, hop in enumerate(hops)
+                        for word in dict.fromkeys(saying(at, hop).split("_")) if word)
     relation_words = sum(min(n, said[word]) for word, n in relations.items())
     taken = _taken(c, back)
     relation_words += sum(min(n, taught[relation]) for relation, n in taken.items())
@@ -116,7 +123,8 @@ def hops_of(c: Candidate) -> tuple:
         + (c.loop.hops if c.loop is not None else ())
 
 
-def unsaid(c: Candidate, asked: set[str], taught: Counter, words: list[str] | None = None) -> int:
+def unsaid(c: Candidate, asked: set[str], taught: Counter, words: list[str] | None = None,
+           inverse: dict[str, str] | None = None) -> int:
     """How many of the question's schema words the reading leaves unbound: of `asked` (stems of
     the words of relation, type and feature names the question says, but for those its starts
     were bound from), those said neither by its relations, nor its node types, nor what it
@@ -128,6 +136,7 @@ def unsaid(c: Candidate, asked: set[str], taught: Counter, words: list[str] | No
     back = said_back(c, words)
     turned = back and c.hops[0].outgoing  # the first hop, forwards where the start is said as its object
     names = [hop.relation for at, hop in enumerate(hops) if not (turned and at == 0)] \
+        + [(inverse or {}).get(hop.relation, "") for hop in hops if not hop.outgoing] \
         + [t for hop in hops for t in hop.labels] + [c.returns] \
         + [s.type_name for s in starts] + [cond.feature for s in starts for cond in s.conditions] \
         + [key.feature for key in ranked_keys(c)] + ([c.group.part] if c.group is not None and c.group.part else []) \
@@ -153,7 +162,7 @@ def unsaid_detour(c: Candidate, said: Counter, taught: Counter) -> bool:
                    or hop.relation in taught_relations for hop in hops[:-1])
 
 
-def repeated(c: Candidate, said: Counter, same: Counter = Counter()) -> int:
+def repeated(c: Candidate, said: Counter, same: Counter = Counter(), inverse: dict[str, str] | None = None) -> int:
     """Of the relation words the question says (`said`: stem -> how often, of the words that
     name only relations), the mentions beyond the hops that take a relation of that word, and
     the hops beyond its mentions: "the mentor of the mentor of the mentor of X" says three hops
@@ -162,7 +171,9 @@ def repeated(c: Candidate, said: Counter, same: Counter = Counter()) -> int:
     words; "the mentors of X" says one, and X -> mentor -> the mentor's students takes two. A
     relation said after "same" (`same`: stem -> how often) may be taken twice, there and back:
     "studied under the same mentor as X" is X -> mentor -> the mentor's students."""
-    taken = Counter(word_stem(w) for hop in hops_of(c) for w in hop.relation.split("_"))
+    taken = Counter(word_stem(w) for hop in hops_of(c) for w in hop.relation.split("_")) \
+        + Counter(word_stem(w) for hop in hops_of(c) if not hop.outgoing
+                  for w in (inverse or {}).get(hop.relation, "").split("_") if w)
     return sum(max(0, n - max(1, taken[word])) + max(0, taken[word] - n - same[word]) for word, n in said.items())
 
 

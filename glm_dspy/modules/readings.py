@@ -43,7 +43,7 @@ from glm_dspy.modules.question_facts import COUNT as COUNT_ASKED
 from glm_dspy.modules.embedding_cache import EmbeddingCache
 from glm_dspy.modules.person_types import person_types
 from glm_dspy.modules.question_absence import absences
-from glm_dspy.modules.question_facts import (NAME, asked, asked_span, asked_words, asks_person, compared, compares,
+from glm_dspy.modules.question_facts import (NAME, YES_NO, asked, asked_span, asked_words, asks_person, compared, compares,
                                              count_bound, elided, equates, extreme, fits, meets_in_time, most, negated,
                                              passive_words, question_values, referred_words, refers_back, same_words,
                                              word_stem)
@@ -73,11 +73,12 @@ from glm_dspy.graphs.triples import INVERSE_PREFIX
 
 PATHS = 24  # paths whose readings are ranked one by one
 JOIN_HOPS = 2  # the longest path of a start that joins another's
+YES_NO_HOPS = 2  # the longest join that states a yes/no question's fact (born in, won, among)
 # each measured on and off (bench/readings.py --off); "yes/no", "gate" and "one" are Discriminate's
 LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "counted", "absent", "loops",
                     "compared", "persons", "meant", "order", "gate", "voice", "one", "repeated", "forms",
                     "detour", "which", "passive", "asked-end", "referred", "meet-order", "types",
-                    "time-said", "absence", "gaps", "exists"})
+                    "time-said", "absence", "gaps", "exists", "inverse", "unprobed"})
 
 
 class Readings:
@@ -92,7 +93,7 @@ class Readings:
         assert levers <= LEVERS and max_hops >= 1, (sorted(levers - LEVERS), max_hops)
         self.graph, self.max_hops, self.levers = graph, max_hops, frozenset(levers)
         self._relation_words = relation_words
-        self._inverses: set | None = None
+        self._inverses: dict | None = None
         self._values: ValueIndex | None = None
         self._built = CopyableLock()  # the values, inverses and taught words (`_build`) are read once, by one thread
         self._embed = EmbeddingCache(lambda: graph.retriever.node_index.embedder)
@@ -121,10 +122,13 @@ class Readings:
         found = [c for start in starts for c in readings_of(schema, start, paths[start])]
         if compares(question):
             found += [c for start in starts if start.is_named for c in same_value_candidates(schema, start)]
+        # a yes/no question's join is its meaning, read or not: the nearest says yes or no
+        unprobed = {"probe": False, "max_hops": YES_NO_HOPS} \
+            if "unprobed" in self.levers and asked(question) == YES_NO else {}
         for i, first in enumerate(starts):
             for second in starts[i + 1:]:
                 short = [[p for p in paths[s] if len(p) <= JOIN_HOPS] for s in (first, second)]
-                found += joined_candidates(store, schema, first, short[0], second, short[1])
+                found += joined_candidates(store, schema, first, short[0], second, short[1], **unprobed)
         if "meets" in self.levers and meets_in_time(question):
             named = [(s, paths[s]) for s in starts if s.is_named]
             targets = [(s, paths[s]) for s in starts if not s.is_named and is_stated(s)] + self._type_starts()
@@ -291,6 +295,7 @@ class Readings:
             for stem_ in {word_stem(w), *meant.get(w, ())}:
                 passive[stem_] = passive.get(stem_, frozenset()) | frozenset(agent)
         named = self._named_back()
+        inverse = self._inverse_names() if "inverse" in self.levers else {}
 
         ellipsis = elided(question)
 
@@ -322,7 +327,8 @@ class Readings:
         taught, persons = mentions(question, self._taught), self._person_types(question)
         voiced = object_words(question) if "voice" in self.levers else None
         path_scores = self._embed(paths) @ asked_vector \
-            + np.array([path_fit(by_path[p], said, thing, taught, persons, named, voiced, passive) - misplaced(by_path[p])
+            + np.array([path_fit(by_path[p], said, thing, taught, persons, named, voiced, passive, inverse)
+                        - misplaced(by_path[p])
                         for p in paths])
         kept = {paths[i] for i in np.argsort(-path_scores, kind="stable")[:PATHS]}
         found = [c for c in found if c.path_words() in kept]
@@ -346,10 +352,11 @@ class Readings:
                  compared(question) is not None and "compared" in self.levers
                  or equates(question) and "loops" in self.levers)
         scores = self._embed([c.words() for c in found]) @ asked_vector \
-            + np.array([path_fit(c, said, thing, taught, persons, named, voiced, passive) + returns_fit(c, said)
+            + np.array([path_fit(c, said, thing, taught, persons, named, voiced, passive, inverse) + returns_fit(c, said)
                         - UNSAID_COST * (unsaid(c, schema_words - denied if c.gap is not None else schema_words,
-                                                taught, voiced) + len(stated - c.bound)
-                                         + repeated(c, relation_said, relation_same) + fewer_types(c, said_types))
+                                                taught, voiced, inverse) + len(stated - c.bound)
+                                         + repeated(c, relation_said, relation_same, inverse)
+                                         + fewer_types(c, said_types))
                         - UNSAID_COST * ("detour" in self.levers and unsaid_detour(c, said, taught))
                         - RANK_COST * ((ranks[0] and c.order is None) + (ranks[1] and c.group is None)
                                        + (ranks[2] and c.counted is None) + (ranks[3] and c.absent is None and c.gap is None and not lacks(c))
@@ -376,6 +383,16 @@ class Readings:
         schema = self.graph.schema
         return named_back(schema), frozenset(f.replace("_", " ") for t, node_type in schema.node_types.items()
                                              for f in node_type.features if self._timed(t, f))
+
+    def _inverse_names(self) -> dict[str, str]:
+        """relation -> the name the graph stores it under the other way (`inverse_relations`:
+        the edge sets exactly another's reversed, which no path takes): a hop backwards over
+        mentor is a student hop. Not a triples graph's written inverses (`inv_r`), nor a name
+        that is the node type the hop reaches (institution -> laureate): they say no more."""
+        self._build()
+        types = self.graph.schema.node_types
+        return {kept[0]: skipped[0] for skipped, kept in self._inverses.items()
+                if not skipped[0].startswith(INVERSE_PREFIX) and skipped[0] not in types}
 
     def _named_back(self) -> frozenset[str]:
         return self._schema_facts[0]

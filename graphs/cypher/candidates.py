@@ -278,8 +278,9 @@ def _all(expressions: list):
 COUNT = "count()"
 
 
-def inverse_relations(store, schema) -> set[tuple[str, str, str]]:
+def inverse_relations(store, schema) -> dict[tuple[str, str, str], tuple[str, str, str]]:
     """The (relation, source type, target type) edge sets that are exactly another's, reversed
+    (each mapped to that other)
     (Nobel's `born_laureate` city->laureate is `birth_city` laureate->city backwards; a triples
     graph's `inv_r` is `r`'s): of each such pair, the one `graphs/triples.py` wrote as the
     inverse (`inv_r`), else the one whose relation name sorts last. Read from the data once per
@@ -295,7 +296,7 @@ def inverse_relations(store, schema) -> set[tuple[str, str, str]]:
     for triple in triples:
         if sizes.get(triple):
             by_size.setdefault((sizes[triple], *sorted(triple[1:])), []).append(triple)
-    skipped = set()
+    skipped: dict[tuple[str, str, str], tuple[str, str, str]] = {}
     edges: dict[tuple[str, str, str], frozenset] = {}
 
     def edge_set(triple: tuple[str, str, str]) -> frozenset:
@@ -314,15 +315,15 @@ def inverse_relations(store, schema) -> set[tuple[str, str, str]]:
                     continue
                 backward = edge_set((other, other_source, other_target))
                 if all((b, a) in backward for a, b in edge_set((relation, source, target))):
-                    skipped.add((other, other_source, other_target))
+                    skipped[(other, other_source, other_target)] = (relation, source, target)
     return skipped
 
 
 def paths_from(store, start: Start, *, max_hops: int = MAX_HOPS, max_paths: int = MAX_PATHS,
-               inverses: set[tuple[str, str, str]] | None = None) -> list[tuple[Hop, ...]]:
+               inverses: dict[tuple[str, str, str], tuple] | None = None) -> list[tuple[Hop, ...]]:
     """Every path of at most `max_hops` hops the graph really has from `start`, breadth first.
     `inverses` (`inverse_relations`): a relation that is another's reverse is not taken."""
-    inverses = inverses or set()
+    inverses = inverses or {}
     found: list[tuple[Hop, ...]] = [()]
     frontier: list[tuple[Hop, ...]] = [()]
     for _ in range(max_hops):
@@ -385,7 +386,7 @@ def same_value_candidates(schema, start: Start) -> list[Candidate]:
 
 
 def joined_candidates(store, schema, first: Start, first_paths, second: Start, second_paths, *,
-                      max_hops: int = MAX_HOPS + 1, max_joins: int = 60) -> list[Candidate]:
+                      max_hops: int = MAX_HOPS + 1, max_joins: int = 60, probe: bool = True) -> list[Candidate]:
     """Readings of the nodes two paths both reach: a path from `first` and a path from `second`
     that end at nodes of one type, at most `max_hops` hops together, and meet at some node
     (checked with one query each); shortest first, at most `max_joins` pairs; of a named node and
@@ -393,7 +394,8 @@ def joined_candidates(store, schema, first: Start, first_paths, second: Start, s
     them, or not: unchecked). Two starts bound
     from the same words of the question (1913 as a prize's year and as a birth year) are two
     readings of those words, never one reading joining them: they give none. A probe that Kuzu
-    cannot run (its buffer pool full, past its time) offers no join: unchecked, it is no reading."""
+    cannot run (its buffer pool full, past its time) offers no join: unchecked, it is no reading.
+    `probe` False: no pair is checked (a yes/no question's join that reads nothing says no)."""
     if first.bound & second.bound:
         return []
     result = []
@@ -406,12 +408,12 @@ def joined_candidates(store, schema, first: Start, first_paths, second: Start, s
                     and (p[-1].labels if p else (first.type_name,)) == (q[-1].labels if q else (second.type_name,))),
                    key=lambda pair: len(pair[0]) + len(pair[1]))
     for p, q in pairs:
-        probe = Candidate(first, p, COUNT, False, (second, q))
-        try:
-            if not store.read(probe.cypher).rows[0]["count"]:
+        if probe:
+            try:
+                if not store.read(Candidate(first, p, COUNT, False, (second, q)).cypher).rows[0]["count"]:
+                    continue
+            except RuntimeError:  # Kuzu's errors: "buffer pool is full", "Interrupted."
                 continue
-        except RuntimeError:  # Kuzu's errors: "buffer pool is full", "Interrupted."
-            continue
         result += readings_of(schema, first, [p], (second, q))
         if len(result) >= max_joins * 4:
             break
