@@ -101,7 +101,7 @@ class Readings:
         self._taught: dict[str, tuple[str, bool]] | None = None  # `_taught_words`
         self._types: list | None = None  # `_type_starts`
         self._loops: dict[tuple, list] = {}  # (node type, comparison or None) -> its loops (`_looped`)
-        self._everys: dict = {}  # node type (and hops, of `every`) -> the readings of every node of it (`_every`)
+        self._everys: dict[tuple[str, int], list] = {}  # (node type, hops) -> the readings of every node of it
         self._persons: frozenset[str] | None = None  # `_person_types`
         self._schema_names: list[str] | None = None  # `_names`
 
@@ -190,13 +190,7 @@ class Readings:
         """The readings of every node of the type the question asks for (up to MAX_MEET_HOPS
         hops), for a count to be bounded on ("Which laureates won more than one prize?"): none
         where it names no type. Read once per type: the graph does not change."""
-        if thing is None:
-            return []
-        if thing not in self._everys:
-            start = Start(thing, (), thing)
-            paths = paths_from(self.graph.store, start, max_hops=MAX_MEET_HOPS, inverses=self._inverses)
-            self._everys[thing] = readings_of(self.graph.schema, start, paths)
-        return self._everys[thing]
+        return [] if thing is None else self.every(thing, MAX_MEET_HOPS)
 
     def _looped(self, readings: list[Candidate], thing: str | None, op: str | None = None) -> list[Candidate]:
         """Each plain reading of at most MAX_LOOP_HOPS hops that names its end (of the type the
@@ -359,7 +353,8 @@ class Readings:
                                          + fewer_types(c, said_types))
                         - UNSAID_COST * ("detour" in self.levers and unsaid_detour(c, said, taught))
                         - RANK_COST * ((ranks[0] and c.order is None) + (ranks[1] and c.group is None)
-                                       + (ranks[2] and c.counted is None) + (ranks[3] and c.absent is None and c.gap is None and not lacks(c))
+                                       + (ranks[2] and c.counted is None)
+                                       + (ranks[3] and c.absent is None and c.gap is None and not lacks(c))
                                        + (ranks[4] and c.loop is None))
                         - misplaced(c) - UNSAID_COST * (not time_named and unnamed_time(c, self._timed))
                         for c in found])
