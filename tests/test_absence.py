@@ -16,8 +16,9 @@ from glm_dspy.modules.question_starts import absent_values
 from glm_dspy.modules.readings import LEVERS
 from glm_dspy.runs.steps import StepLog
 from glm_dspy.graphs.cypher import gate
-from glm_dspy.graphs.cypher.anchors import ABSENT, PRESENT, Condition, ValueIndex
-from glm_dspy.graphs.cypher.candidates import Start
+from glm_dspy.graphs.cypher.condition import ABSENT, PRESENT, Condition
+from glm_dspy.graphs.cypher.value_index import ValueIndex
+from glm_dspy.graphs.cypher.candidate import Start
 from glm_dspy.graphs.cypher.printer import print_expression
 
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from glm_dspy.modules.question_facts import question_dates, question_values
+from glm_dspy.modules.question_values import question_dates, question_values
 from glm_dspy.graphs.cypher import gate
-from glm_dspy.graphs.cypher.anchors import DATE, LIST, NUMBER, TEXT, Condition, ValueIndex, anchors, starts_of
-from glm_dspy.graphs.cypher.candidates import (COUNT, Candidate, Hop, Start, joined_candidates, paths_from,
-                                               same_value_candidates)
+from glm_dspy.graphs.cypher.anchors import anchors, starts_of
+from glm_dspy.graphs.cypher.condition import Condition
+from glm_dspy.graphs.cypher.value_index import DATE, LIST, NUMBER, TEXT, ValueIndex
+from glm_dspy.graphs.cypher.candidate import COUNT, Candidate, Hop, Start
+from glm_dspy.graphs.cypher.candidates import joined_candidates, same_value_candidates
+from glm_dspy.graphs.cypher.walk import paths_from
 from glm_dspy.graphs.store import GraphStore
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from glm_dspy.graphs.cypher import gate
-from glm_dspy.graphs.cypher.candidates import COUNT, Start, candidates_from, inverse_relations, paths_from
+from glm_dspy.graphs.cypher.candidate import COUNT, Start
+from glm_dspy.graphs.cypher.candidates import candidates_from
+from glm_dspy.graphs.cypher.walk import inverse_relations, paths_from
 from glm_dspy.graphs.store import GraphStore
 
 
@@ -111,7 +113,7 @@ def test_a_path_that_walks_back_goes_on_from_the_others_not_through_the_start(st
 
 
 def test_a_walk_back_is_to_another_node_at_each_turn():
-    from glm_dspy.graphs.cypher.candidates import Hop, walked_back
+    from glm_dspy.graphs.cypher.candidate import Hop, walked_back
 
     won, of_prize, mentor = Hop("prize", True, "prize"), Hop("prize", False, "laureate"), Hop("mentor", True, "laureate")
     assert walked_back((won, of_prize, mentor)) == (0,)

@@ -11,10 +11,13 @@ from dataclasses import replace
 import pytest
 
 from glm_dspy.modules.discriminate import LEVERS, Discriminate
-from glm_dspy.modules.question_facts import compared, elided, word_stem
+from glm_dspy.modules.question_facts import word_stem
+from glm_dspy.modules.question_operators import compared, elided
 from glm_dspy.modules.reading_fit import compared_unsaid
 from glm_dspy.graphs.cypher import gate
-from glm_dspy.graphs.cypher.candidates import Hop, Start, inverse_relations, readings_of
+from glm_dspy.graphs.cypher.candidate import Hop, Start
+from glm_dspy.graphs.cypher.candidates import readings_of
+from glm_dspy.graphs.cypher.walk import inverse_relations
 from glm_dspy.graphs.cypher.compared import Compared, compared_of
 from glm_dspy.graphs.store import GraphStore
 

@@ -9,11 +9,14 @@ from functools import partial
 
 import pytest
 
-from glm_dspy.modules.question_facts import coordinated
+from glm_dspy.modules.question_operators import coordinated
 from glm_dspy.graphs.cypher import gate
 from glm_dspy.graphs.cypher.absent import END, START, absent_readings
-from glm_dspy.graphs.cypher.anchors import IN, Anchor, Condition, ValueIndex, starts_of
-from glm_dspy.graphs.cypher.candidates import COUNT, Hop, Start, readings_of
+from glm_dspy.graphs.cypher.anchors import Anchor, starts_of
+from glm_dspy.graphs.cypher.condition import IN, Condition
+from glm_dspy.graphs.cypher.value_index import ValueIndex
+from glm_dspy.graphs.cypher.candidate import COUNT, Hop, Start
+from glm_dspy.graphs.cypher.candidates import readings_of
 from glm_dspy.graphs.cypher.counted import Counted, counted_readings
 from glm_dspy.graphs.store import GraphStore
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 import pytest
 
 from glm_dspy.modules.discriminate import LEVERS, Discriminate
-from glm_dspy.modules.question_facts import equates, refers_back
+from glm_dspy.modules.question_operators import equates, refers_back
 from glm_dspy.runs.steps import StepLog
 from glm_dspy.graphs.cypher import gate
-from glm_dspy.graphs.cypher.candidates import Hop, Start, inverse_relations, readings_of
+from glm_dspy.graphs.cypher.candidate import Hop, Start
+from glm_dspy.graphs.cypher.candidates import readings_of
+from glm_dspy.graphs.cypher.walk import inverse_relations
 from glm_dspy.graphs.cypher.loops import Loop, loops_of
 from glm_dspy.graphs.store import GraphStore
 

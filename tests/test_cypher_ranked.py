@@ -10,8 +10,10 @@ from dataclasses import replace
 import pytest
 
 from glm_dspy.graphs.cypher import gate
-from glm_dspy.graphs.cypher.anchors import Condition, ValueIndex
-from glm_dspy.graphs.cypher.candidates import Hop, Start, readings_of
+from glm_dspy.graphs.cypher.condition import Condition
+from glm_dspy.graphs.cypher.value_index import ValueIndex
+from glm_dspy.graphs.cypher.candidate import Hop, Start
+from glm_dspy.graphs.cypher.candidates import readings_of
 from glm_dspy.graphs.cypher.ranked import MONTHS, Group, Key, Order
 from glm_dspy.graphs.cypher.ranked_candidates import ranked_readings
 from glm_dspy.graphs.store import GraphStore

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from glm_dspy.graphs.cypher import gate
-from glm_dspy.graphs.cypher.anchors import Condition
-from glm_dspy.graphs.cypher.candidates import Candidate, Hop, Start, readings_of
+from glm_dspy.graphs.cypher.condition import Condition
+from glm_dspy.graphs.cypher.candidate import Candidate, Hop, Start
+from glm_dspy.graphs.cypher.candidates import readings_of
 from glm_dspy.graphs.cypher.value_meets import ValueMeet, value_meet_readings
 from glm_dspy.graphs.store import GraphStore
 

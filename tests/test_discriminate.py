@@ -9,10 +9,10 @@ import pytest
 from dspy.utils import DummyLM
 
 from glm_dspy.modules.discriminate import LEVERS, Discriminate
-from glm_dspy.modules.question_facts import (COUNT, DATE, NAME, YES_NO, alternatives, arithmetic, asked, asked_thing,
-                                             coordinated, count_bound, extreme, most, negated)
+from glm_dspy.modules.question_facts import COUNT, DATE, NAME, YES_NO, alternatives, asked, asked_thing
+from glm_dspy.modules.question_operators import arithmetic, coordinated, count_bound, extreme, most, negated
 from glm_dspy.runs.steps import StepLog
-from glm_dspy.graphs.cypher.anchors import Condition
+from glm_dspy.graphs.cypher.condition import Condition
 from conftest import triples_db
 
 QUESTION = "In which city was Marie Curie born?"
@@ -242,8 +242,10 @@ def test_a_word_that_ranks_is_no_value_a_text_mentions(nobel_graph):
     """"the first chemistry laureate": "first" orders the laureates; it is not a motivation that
     mentions "first" (some do), which would start a reading of its own: an operator word is no
     mention, nor is a common English word (graphs/cypher/rare_words.py)."""
-    from glm_dspy.graphs.cypher.anchors import ValueIndex, anchors
-    from glm_dspy.modules.question_facts import operator_words, question_values
+    from glm_dspy.graphs.cypher.anchors import anchors
+    from glm_dspy.graphs.cypher.value_index import ValueIndex
+    from glm_dspy.modules.question_operators import operator_words
+    from glm_dspy.modules.question_values import question_values
 
     question = "Who was the first chemistry laureate?"
     assert operator_words(question) == {"first"} and operator_words("Who has the same first name?") == set()
@@ -260,7 +262,7 @@ def test_a_word_that_ranks_is_no_value_a_text_mentions(nobel_graph):
 def test_a_join_that_holds_its_end_to_a_named_node_states_it(nobel_graph):
     """"Who are the co-authors of X on P?": the reading "P -> author and also X" reads X (or
     nothing), the question's own words, an echo; "P -> author" reads a node the graph holds."""
-    from glm_dspy.graphs.cypher.candidates import Candidate, Hop, Start
+    from glm_dspy.graphs.cypher.candidate import Candidate, Hop, Start
     from glm_dspy.modules.discriminate import _states
 
     schema = nobel_graph.schema

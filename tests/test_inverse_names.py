@@ -8,7 +8,8 @@ from collections import Counter
 
 from glm_dspy.modules.reading_fit import path_fit, repeated, unsaid
 from glm_dspy.modules.readings import LEVERS, Readings
-from glm_dspy.graphs.cypher.candidates import Candidate, Hop, Start, inverse_relations
+from glm_dspy.graphs.cypher.candidate import Candidate, Hop, Start
+from glm_dspy.graphs.cypher.walk import inverse_relations
 
 BORN = Start.named("laureate", "name", "Max Born", "x")
 STUDENTS = Candidate(BORN, (Hop("mentor", False, "scholar"),), "name")  # the scholars whose mentor he is

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from glm_dspy.graphs.cypher.anchors import Condition, _written
-from glm_dspy.graphs.cypher.candidates import Start
+from glm_dspy.graphs.cypher.anchors import _written
+from glm_dspy.graphs.cypher.condition import Condition
+from glm_dspy.graphs.cypher.candidate import Start
 from glm_dspy.modules.question_starts import longest
 
 

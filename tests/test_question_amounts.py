@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from glm_dspy.modules.question_amounts import question_amounts
-from glm_dspy.modules.question_facts import count_bound
+from glm_dspy.modules.question_operators import count_bound
 
 
 @pytest.mark.parametrize("question, amounts", [

@@ -1,5 +1,5 @@
 """A range of years ("between 1901 and 2022", "from 1950 to 1960") bounds a value from both sides
-(glm_dspy/modules/question_facts.py, graphs/cypher/anchors.py RANGE), and the years of a range
+(glm_dspy/modules/question_values.py, graphs/cypher/anchors.py RANGE), and the years of a range
 that no node holds are read out of the range itself (graphs/cypher/gaps.py): on the real Nobel
 graph, checked against what the graph's own rows say (no LLM)."""
 
@@ -8,12 +8,13 @@ from __future__ import annotations
 import pytest
 
 from glm_dspy.modules.discriminate import Discriminate
-from glm_dspy.modules.question_facts import DATE, asked, question_values
+from glm_dspy.modules.question_facts import DATE, asked
+from glm_dspy.modules.question_values import question_values
 from glm_dspy.modules.readings import LEVERS
 from glm_dspy.runs.steps import StepLog
 from glm_dspy.graphs.cypher import gate
-from glm_dspy.graphs.cypher.anchors import RANGE, Condition
-from glm_dspy.graphs.cypher.candidates import COUNT, Candidate, Start
+from glm_dspy.graphs.cypher.condition import RANGE, Condition
+from glm_dspy.graphs.cypher.candidate import COUNT, Candidate, Start
 from glm_dspy.graphs.cypher.gaps import Gap
 from glm_dspy.graphs.cypher.printer import print_expression
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from glm_dspy.graphs.cypher.candidates import Candidate, Hop, Start, prepositional, words_of
+from glm_dspy.graphs.cypher.candidate import Candidate, Hop, Start, prepositional, words_of
 from glm_dspy.modules.relation_voice import object_words, said_as_object, said_as_owner
 from conftest import triples_db
 

@@ -9,10 +9,10 @@ from collections import Counter
 
 import pytest
 
-from glm_dspy.graphs.cypher.candidates import Candidate, Hop, Start
+from glm_dspy.graphs.cypher.candidate import Candidate, Hop, Start
 from glm_dspy.modules.meant_words import derives, meant_by_word
 from glm_dspy.modules.question_facts import asked_words, asks_one
-from glm_dspy.graphs.cypher.anchors import Condition
+from glm_dspy.graphs.cypher.condition import Condition
 from glm_dspy.modules.reading_fit import bound_time_unsaid, fewer_types, repeated
 from conftest import triples_db
 

@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from glm_dspy.graphs.cypher.candidates import Candidate, Hop, Start
+from glm_dspy.graphs.cypher.candidate import Candidate, Hop, Start
 from glm_dspy.graphs.cypher.rare_words import any_rare, rare
 from glm_dspy.modules.question_facts import asked_span, passive_words, referred_words, word_stem
 from glm_dspy.modules.reading_fit import path_fit

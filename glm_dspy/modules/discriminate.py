@@ -35,16 +35,16 @@ from glm_dspy.grammar.reply import reply_grammar
 from glm_dspy.grammar.ebnf import choice
 from glm_dspy.lm.structured import with_grammar
 from glm_dspy.modules.calls import call_agent
-from glm_dspy.modules.question_facts import (YES_NO, alternatives, arithmetic, asked, asks_one, count_bound, extreme,
-                                             most)
+from glm_dspy.modules.question_facts import YES_NO, alternatives, asked, asks_one
+from glm_dspy.modules.question_operators import arithmetic, count_bound, extreme, most
 from glm_dspy.modules.question_existential import PERSON, existential
 from glm_dspy.modules.reading_fit import answer_types, hops_of, is_stated, starts_of_reading, unrealized
 from glm_dspy.modules.readings import LEVERS, YES_NO_HOPS, Readings
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.signatures import ChooseReading
 from glm_dspy.runs.steps import RETRIEVAL_ERROR, Step, StepLog, listening
-from glm_dspy.graphs.cypher.anchors import folded, stem
-from glm_dspy.graphs.cypher.candidates import COUNT, Candidate, Start
+from glm_dspy.graphs.cypher.value_index import folded, stem
+from glm_dspy.graphs.cypher.candidate import COUNT, Candidate, Start
 
 DEFAULT_K = 8  # readings shown to the model
 MAX_VALUES = 20  # values joined into an answer

@@ -10,7 +10,7 @@ Two ways English says it:
   "deceased" (a death); a closed class of words, listed in STATES;
 - a negation before the event's words: "no death date", "without a spouse", "never married",
   "not yet published". A yes/no question's "not" asks no absence ("Did X not ...?" is still yes
-  or no: `question_facts.negated`), so a negation is read only outside those.
+  or no: `question_operators.negated`), so a negation is read only outside those.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS
-from glm_dspy.graphs.cypher.candidates import PREPOSITIONS
+from glm_dspy.graphs.cypher.candidate import PREPOSITIONS
 
 _DEATH = ("death", "died", "die")
 # a state -> (the words of the event that ends or begins it, whether the event happened)

@@ -12,10 +12,13 @@ import functools
 import numpy as np
 
 from glm_dspy.modules.question_absence import absences
-from glm_dspy.modules.question_facts import coordinated, negated, operator_words, question_values, word_stem
-from glm_dspy.graphs.cypher.anchors import (ABSENT, FUNCTION_WORDS, PRESENT, Anchor, Condition, ValueIndex, anchors,
-                                            folded, starts_of, stem)
-from glm_dspy.graphs.cypher.candidates import Start
+from glm_dspy.modules.question_facts import word_stem
+from glm_dspy.modules.question_operators import coordinated, negated, operator_words
+from glm_dspy.modules.question_values import question_values
+from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS, Anchor, anchors, starts_of
+from glm_dspy.graphs.cypher.condition import ABSENT, PRESENT, Condition
+from glm_dspy.graphs.cypher.value_index import ValueIndex, folded, stem
+from glm_dspy.graphs.cypher.candidate import Start
 
 VALUE_LIKENESS = 0.6  # cosine of a question word and a category's value, to mean it ("woman" -> female 0.80)
 VALUE_MARGIN = 0.1  # ... and nearer to it than to the category's other values by this ("woman": male 0.49)

@@ -9,8 +9,10 @@ from collections import Counter
 
 from glm_dspy.modules.question_facts import word_stem
 from glm_dspy.modules.relation_voice import said_as_object, said_as_owner
-from glm_dspy.graphs.cypher.anchors import ABSENT, FUNCTION_WORDS, stem
-from glm_dspy.graphs.cypher.candidates import COUNT, Candidate, Start
+from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS
+from glm_dspy.graphs.cypher.condition import ABSENT
+from glm_dspy.graphs.cypher.value_index import stem
+from glm_dspy.graphs.cypher.candidate import COUNT, Candidate, Start
 from glm_dspy.graphs.cypher.compared import Compared
 
 HOP_COST = 0.06  # of cosine, per hop: of two readings alike in meaning, the shorter first

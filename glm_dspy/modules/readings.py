@@ -21,57 +21,45 @@ its starts, best first.
     where a word names one of the graph's node types, is answered by nodes of that type only,
     and by their names, but a feature the asked words name ("which institutions in the city
     where X was born": the institutions, not their city)
-    -> scored: the embedder's cosine of the reading's words and the question, plus how the
-    reading binds the question's words (glm_dspy/modules/reading_fit.py: hops cost, relations
-    and features the question says earn, in its words, in words it derives or the bank teaches,
-    or in other words by meaning; schema words, stated values, repeated relation words and a
-    rank the question asks for that the reading leaves unbound cost; hops said out of order
-    cost, glm_dspy/modules/word_order.py).
+    -> scored (glm_dspy/modules/reading_rank.py): the embedder's cosine of the reading's words
+    and the question, plus how the reading binds the question's words
+    (glm_dspy/modules/reading_fit.py).
 """
 
 from __future__ import annotations
 
 import functools
-import re
-from collections import Counter
 from dataclasses import replace
 
-import numpy as np
-
-from glm_dspy.modules.copyable_lock import CopyableLock
-from glm_dspy.modules.question_facts import COUNT as COUNT_ASKED
-from glm_dspy.modules.embedding_cache import EmbeddingCache
-from glm_dspy.modules.person_types import person_types
-from glm_dspy.modules.question_absence import absences
-from glm_dspy.modules.question_facts import (NAME, YES_NO, asked, asked_span, asked_words, asks_person, compared, compares,
-                                             count_bound, elided, equates, extreme, fits, meets_in_time, most, negated,
-                                             passive_words, question_values, referred_words, refers_back, same_words,
-                                             word_stem)
-from glm_dspy.modules.meant_words import meant_by_word, near_names, open_words, schema_names
-from glm_dspy.modules.question_starts import question_starts
-from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, answer_types, bound_time_unsaid, compared_unsaid,
-                                          fewer_types, is_stated, lacks, meets_unsaid, named_back, path_fit, repeated,
-                                          returns_fit, starts_of_reading, unnamed_time, unsaid, unsaid_detour)
-from glm_dspy.modules.relation_voice import object_words
-from glm_dspy.modules.relation_words import RelationWords
-from glm_dspy.modules.taught_words import mentions, taught_words
-from glm_dspy.modules.word_order import ORDER_COST, name_end, order_misses, said_after, said_at
-from glm_dspy.graphs.cypher.anchors import DATE as VALUE_DATE
-from glm_dspy.graphs.cypher.anchors import TEXT as VALUE_TEXT
-from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS, ValueIndex, stem
-from glm_dspy.graphs.cypher.candidates import (COUNT, Candidate, Start, inverse_relations, joined_candidates, paths_from,
-                                               readings_of, same_value_candidates)
 from glm_dspy.graphs.cypher.absent import absent_readings
-from glm_dspy.graphs.cypher.counted import counted_readings, ordered_counted
-from glm_dspy.graphs.cypher.gaps import gap_readings
+from glm_dspy.graphs.cypher.value_index import DATE as VALUE_DATE
+from glm_dspy.graphs.cypher.value_index import TEXT as VALUE_TEXT
+from glm_dspy.graphs.cypher.value_index import ValueIndex, stem
+from glm_dspy.graphs.cypher.candidate import COUNT, Candidate, Start
+from glm_dspy.graphs.cypher.candidates import joined_candidates, readings_of, same_value_candidates
 from glm_dspy.graphs.cypher.compared import TEXT as COMPARED_TEXT
 from glm_dspy.graphs.cypher.compared import compared_of
+from glm_dspy.graphs.cypher.counted import counted_readings, ordered_counted
+from glm_dspy.graphs.cypher.gaps import gap_readings
 from glm_dspy.graphs.cypher.loops import MAX_LOOP_HOPS, loops_of
 from glm_dspy.graphs.cypher.ranked_candidates import ranked_readings
 from glm_dspy.graphs.cypher.value_meets import MAX_MEET_HOPS, value_meet_readings
-from glm_dspy.graphs.triples import INVERSE_PREFIX
+from glm_dspy.graphs.cypher.walk import inverse_relations, paths_from
+from glm_dspy.modules.copyable_lock import CopyableLock
+from glm_dspy.modules.embedding_cache import EmbeddingCache
+from glm_dspy.modules.person_types import person_types
+from glm_dspy.modules.question_facts import COUNT as COUNT_ASKED
+from glm_dspy.modules.question_facts import NAME, YES_NO, asked, asked_words, asks_person, fits
+from glm_dspy.modules.question_operators import (compared, compares, count_bound, equates, extreme, meets_in_time, most,
+                                                 negated, refers_back)
+from glm_dspy.modules.question_starts import question_starts
+from glm_dspy.modules.question_values import question_values
+from glm_dspy.modules.reading_fit import answer_types, is_stated
+from glm_dspy.modules.reading_rank import rank
+from glm_dspy.modules.relation_words import RelationWords
+from glm_dspy.modules.schema_words import SchemaWords
+from glm_dspy.modules.taught_words import taught_words
 
-PATHS = 24  # paths whose readings are ranked one by one
 JOIN_HOPS = 2  # the longest path of a start that joins another's
 YES_NO_HOPS = 2  # the longest join that states a yes/no question's fact (born in, won, among)
 # each measured on and off (bench/readings.py --off); "yes/no", "gate" and "one" are Discriminate's
@@ -97,13 +85,11 @@ class Readings:
         self._values: ValueIndex | None = None
         self._built = CopyableLock()  # the values, inverses and taught words (`_build`) are read once, by one thread
         self._embed = EmbeddingCache(lambda: graph.retriever.node_index.embedder)
-        self._words: set[str] | None = None  # `_schema_words`
         self._taught: dict[str, tuple[str, bool]] | None = None  # `_taught_words`
         self._types: list | None = None  # `_type_starts`
         self._loops: dict[tuple, list] = {}  # (node type, comparison or None) -> its loops (`_looped`)
         self._everys: dict[tuple[str, int], list] = {}  # (node type, hops) -> the readings of every node of it
         self._persons: frozenset[str] | None = None  # `_person_types`
-        self._schema_names: list[str] | None = None  # `_names`
 
     def starts(self, question: str) -> list[Start]:
         """The nodes the question names, then those the values it says meet
@@ -256,158 +242,23 @@ class Readings:
         return next((types[stem(w)] for w in asked_words(question) if stem(w) in types), None)
 
     def readings(self, question: str) -> list[Candidate]:
-        """All candidates, best first: by meaning (the embedder's cosine of the reading's words and
-        the question) plus how the reading binds the question's words (`path_fit`,
-        `returns_fit`). The PATHS paths
-        that fit best are kept first (by their words up to the end's type), then every reading of
-        those is scored, so a question's hundreds of readings cost a few hundred short
-        embeddings, most of them cached."""
+        """All candidates, best first: by meaning plus how the reading binds the question's words
+        (glm_dspy/modules/reading_rank.py)."""
         return self.rank(question, self.candidates(question))
 
     def rank(self, question: str, found: list[Candidate]) -> list[Candidate]:
-        """`found` (readings of the question's starts), best first, as `readings` ranks them."""
-        if not found:
-            return []
-        asked_vector = self._embed([question])[0]
-        said = Counter(word_stem(w) for w in re.findall(r"[a-z]+", question.lower()))
-        literal = said.copy()  # the question's own words, before those said in other words ("won": prize)
-        bound = {w for c in found for w in c.bound} | set(self._taught)  # a word the bank teaches is bound
-        words = open_words(question, self._names(), bound)
-        meant: dict[str, set[str]] = {}
-        if "meant" in self.levers:  # schema names said in other words ("trained": mentor)
-            meant = meant_by_word(words, self._names(), self._embed, forms="forms" in self.levers)
-            said += Counter(stem_ for stems in meant.values() for stem_ in stems)
-        near = near_names(words, self._names(), self._embed)
-        times = self._time_names()
-        time_named = bool(near & times) or any(all(said[word_stem(w)] for w in name.split()) for name in times)
-        placed = said_at(question, meant, self._taught,
-                         asked_span(question) if "asked-end" in self.levers and self._thing(question) else None,
-                         frozenset(at for at, _ in referred_words(question)) if "referred" in self.levers else frozenset()) \
-            if "order" in self.levers else None
-        passive: dict[str, frozenset[str]] = {}  # the stem of a relation said in the passive -> its agent's words
-        for w, agent in passive_words(question) if "passive" in self.levers else ():
-            for stem_ in {word_stem(w), *meant.get(w, ())}:
-                passive[stem_] = passive.get(stem_, frozenset()) | frozenset(agent)
-        named = self._named_back()
-        inverse = self._inverse_names() if "inverse" in self.levers else {}
-
-        ellipsis = elided(question)
-
-        named_after = {}  # a named start's words -> (what the words after its name say, the names they may say)
-        if "meet-order" in self.levers and meets_in_time(question):
-            every = said_at(question, meant, self._taught)
-            lowered = re.findall(r"[a-z]+", question.lower())
-            for c in found:
-                if c.meets is not None and c.meets.other.bound not in named_after:
-                    end = name_end(c.meets.other.bound, every)
-                    tail = [] if end is None else lowered[end + 1:]
-                    named_after[c.meets.other.bound] = (said_after(c.meets.other.bound, every),
-                                                        near_names(tail, self._names(), self._embed))
-
-        def misplaced(c: Candidate) -> float:
-            """Hops said out of their order outwards from the start; compared times, and times a
-            start is bound on, left unsaid."""
-            return (ORDER_COST * order_misses(c.start.bound, c.hops, placed, named) if placed is not None else 0.0) \
-                + UNSAID_COST * compared_unsaid(c, said, near, ellipsis) \
-                + UNSAID_COST * ("time-said" in self.levers and bound_time_unsaid(c, said, near, self._timed)) \
-                + UNSAID_COST * (c.meets is not None and c.meets.other.bound in named_after
-                                 and meets_unsaid(c, *named_after[c.meets.other.bound]))
-
-        thing = self._thing(question)
-        by_path: dict[str, Candidate] = {}
-        for c in found:
-            by_path.setdefault(c.path_words(), c)
-        paths = list(by_path)
-        taught, persons = mentions(question, self._taught), self._person_types(question)
-        voiced = object_words(question) if "voice" in self.levers else None
-        path_scores = self._embed(paths) @ asked_vector \
-            + np.array([path_fit(by_path[p], said, thing, taught, persons, named, voiced, passive, inverse)
-                        - misplaced(by_path[p])
-                        for p in paths])
-        kept = {paths[i] for i in np.argsort(-path_scores, kind="stable")[:PATHS]}
-        found = [c for c in found if c.path_words() in kept]
-        schema_words = self._schema_words() & set(said) - {word_stem(w) for w in self._taught}
-        # a gap's years are those the start is not in: the words of the event denied ("not awarded") say it
-        denied = schema_words & {word_stem(w) for a in absences(question) for w in a.event} \
-            if negated(question) else set()
-        relation_said = Counter({w: n for w, n in said.items() if w in self._relation_words_only}
-                                if "repeated" in self.levers else {})
-        if "referred" in self.levers:  # "... Who did the mentor share it with?": the mentor named before
-            relation_said -= Counter(word_stem(w) for _, w in referred_words(question))
-        relation_same = Counter(word_stem(w) for w in same_words(question))
-        said_types = Counter({t: n for t in self.graph.schema.node_types
-                              if (n := min(literal[word_stem(w)] for w in t.split("_") if w)) > 1}
-                             if "types" in self.levers else {})
-        stated = frozenset().union(*(s.bound for c in found for s in starts_of_reading(c) if is_stated(s))) \
-            if "stated" in self.levers else frozenset()
-        ranks = (extreme(question) is not None, most(question) is not None,
-                 count_bound(question) is not None and "counted" in self.levers,
-                 negated(question) and "absent" in self.levers,
-                 compared(question) is not None and "compared" in self.levers
-                 or equates(question) and "loops" in self.levers)
-        scores = self._embed([c.words() for c in found]) @ asked_vector \
-            + np.array([path_fit(c, said, thing, taught, persons, named, voiced, passive, inverse) + returns_fit(c, said)
-                        - UNSAID_COST * (unsaid(c, schema_words - denied if c.gap is not None else schema_words,
-                                                taught, voiced, inverse) + len(stated - c.bound)
-                                         + repeated(c, relation_said, relation_same, inverse)
-                                         + fewer_types(c, said_types))
-                        - UNSAID_COST * ("detour" in self.levers and unsaid_detour(c, said, taught))
-                        - RANK_COST * ((ranks[0] and c.order is None) + (ranks[1] and c.group is None)
-                                       + (ranks[2] and c.counted is None)
-                                       + (ranks[3] and c.absent is None and c.gap is None and not lacks(c))
-                                       + (ranks[4] and c.loop is None))
-                        - misplaced(c) - UNSAID_COST * (not time_named and unnamed_time(c, self._timed))
-                        for c in found])
-        return [found[i] for i in np.argsort(-scores, kind="stable")]
-
-    @functools.cached_property
-    def _relation_words_only(self) -> frozenset[str]:
-        """The stems of the words of relation names that name no node type nor feature:
-        `repeated` counts how often the question says them."""
-        schema = self.graph.schema
-        others = {word_stem(w) for name in [*schema.node_types, *(f for t in schema.node_types.values()
-                                                                  for f in t.features)] for w in name.split("_")}
-        return frozenset({word_stem(w) for name in schema.relations for w in name.lower().split("_")
-                          if w and w not in FUNCTION_WORDS} - others - {word_stem(INVERSE_PREFIX.rstrip("_"))})
-
-    @functools.cached_property
-    def _schema_facts(self) -> tuple[frozenset[str], frozenset[str]]:
-        """(the relations a backward hop over which is named by its type: `named_back`; the
-        names, in words, of the features that hold a time): the schema's, read once."""
+        """`found` (readings of the question's starts), best first, as `readings` ranks them
+        (glm_dspy/modules/reading_rank.py)."""
         self._build()
-        schema = self.graph.schema
-        return named_back(schema), frozenset(f.replace("_", " ") for t, node_type in schema.node_types.items()
-                                             for f in node_type.features if self._timed(t, f))
+        return rank(question, found, embed=self._embed, vocabulary=self._schema_words, taught=self._taught,
+                    levers=self.levers, thing=self._thing(question), persons=self._person_types(question),
+                    timed=self._timed)
+
+    @functools.cached_property
+    def _schema_words(self) -> SchemaWords:
+        self._build()
+        return SchemaWords(self.graph.schema, self._timed, self._inverses)
 
     def _inverse_names(self) -> dict[str, str]:
-        """relation -> the name the graph stores it under the other way (`inverse_relations`:
-        the edge sets exactly another's reversed, which no path takes): a hop backwards over
-        mentor is a student hop. Not a triples graph's written inverses (`inv_r`), nor a name
-        that is the node type the hop reaches (institution -> laureate): they say no more."""
-        self._build()
-        types = self.graph.schema.node_types
-        return {kept[0]: skipped[0] for skipped, kept in self._inverses.items()
-                if not skipped[0].startswith(INVERSE_PREFIX) and skipped[0] not in types}
-
-    def _named_back(self) -> frozenset[str]:
-        return self._schema_facts[0]
-
-    def _time_names(self) -> frozenset[str]:
-        return self._schema_facts[1]
-
-    def _names(self) -> list[str]:
-        if self._schema_names is None:
-            self._schema_names = schema_names(self.graph.schema)
-        return self._schema_names
-
-    def _schema_words(self) -> set[str]:
-        """The stems of the words of the graph's relation, node type and feature names, but
-        function words ("of", "in")."""
-        if self._words is None:
-            schema = self.graph.schema
-            names = [*schema.relations, *schema.node_types,
-                     *(f for t in schema.node_types.values() for f in t.features)]
-            self._words = {word_stem(w) for name in names for w in name.lower().split("_")
-                           if w and w not in FUNCTION_WORDS and not w.isdigit()} - {word_stem(INVERSE_PREFIX.rstrip("_"))}
-        return self._words
-
+        """relation -> its name the other way (glm_dspy/modules/schema_words.py)."""
+        return self._schema_words.inverse_names

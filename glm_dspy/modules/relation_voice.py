@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS
-from glm_dspy.graphs.cypher.candidates import prepositional
+from glm_dspy.graphs.cypher.candidate import prepositional
 from glm_dspy.modules.question_facts import word_stem
 
 GAP = 3  # words between the preposition and the start's name ("cited by the paper P": the, paper)

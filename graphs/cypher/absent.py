@@ -9,14 +9,14 @@ node of a type, the nodes from which it reaches nothing ("the laureates who had 
     start: MATCH (a:T) WHERE NOT EXISTS { MATCH path-from-a } RETURN DISTINCT a.name
 
 Which path a question negates is the readings' ranking's to say; that it negates is the
-question's (glm_dspy/modules/question_facts.py `negated`).
+question's (glm_dspy/modules/question_operators.py `negated`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from glm_dspy.graphs.cypher.anchors import TEXT, ValueIndex
+from glm_dspy.graphs.cypher.value_index import TEXT, ValueIndex
 from glm_dspy.graphs.cypher.syntax import (Binary, FunctionCall, IsNull, Match, NodePattern, PatternPart, Projection,
                                            Property, Query, Return, SingleQuery, Subquery, Unary, Variable)
 
@@ -72,7 +72,7 @@ def absent_readings(schema, index: ValueIndex, readings, count_asked: bool) -> l
     types it does not reach, and the values of each categorical feature of its end that no end
     it reaches holds; of a path from every node of a type, the nodes it leaves from nothing.
     Each returns those nodes' names (or the values), or how many they are where `count_asked`."""
-    from glm_dspy.graphs.cypher.candidates import COUNT, Candidate
+    from glm_dspy.graphs.cypher.candidate import COUNT, Candidate
 
     paths = dict.fromkeys((c.start, c.hops) for c in readings
                           if c.join is None and c.same is None and c.order is None and c.group is None

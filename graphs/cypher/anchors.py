@@ -2,7 +2,7 @@
 laureate" is a prize whose year is 1913 and whose category is Physics; "born on 25 June 1864" is
 a laureate whose birth date is 1864-06-25; "female" is a laureate's gender).
 
-    ValueIndex.build(store, schema)  # once per graph: what each feature holds
+    ValueIndex.build(store, schema)  # once per graph: what each feature holds (value_index.py)
     anchors(index, store, facts)     # the conditions a question's words, numbers and dates meet
     starts_of(anchors, store)        # those conditions as candidate starts, per node type
 
@@ -25,89 +25,21 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
+from glm_dspy.graphs.cypher.condition import DECADE, RANGE, Condition
 from glm_dspy.graphs.cypher.printer import print_expression
 from glm_dspy.graphs.cypher.rare_words import any_rare
+from glm_dspy.graphs.cypher.value_index import DATE, LIST, LONG_TEXT, NUMBER, ValueIndex, folded, stem
 from glm_dspy.graphs.literal import cypher_name
-from glm_dspy.graphs.cypher.syntax import Binary, FunctionCall, IsNull, ListLiteral, Literal, Property, Variable
 
-CATEGORICAL = 64  # a text feature with at most this many distinct values is a category
-MAX_VALUE_WORDS = 6  # longer text values (motivations, abstracts) are not matched whole
-MIN_WORD = 4  # shorter words of a categorical value ("or", "of") meet nothing
-MAX_VALUES = 50_000  # distinct values read per feature
 MAX_STARTS = 8
 MAX_SHARE = 0.05  # words in long texts that more than this share of a type's nodes mention meet nothing
 MIN_MENTION = 5  # characters of a single word looked for in long texts
-YEARS = (1000, 2999)
-DECADE = "decade"
-IN = "IN"
-RANGE = "BETWEEN"  # (low, high): a year from low to high, both in; of a date's text, from low up to (not) high
-ABSENT, PRESENT = "IS NULL", "IS NOT NULL"  # a feature the node lacks, or holds ("still alive": no death date)
-ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-TEXT, DATE, NUMBER, LIST, LONG_TEXT = "text", "date", "number", "list", "long text"
+MAX_COMBINED = 256  # ways of combining a type's conditions looked at
 
-
-@dataclass(frozen=True, slots=True)
-class Condition:
-    """`a.<feature> <op> <value>` on a start node; op is "=", "STARTS WITH" (a year's or a
-    decade's dates), "CONTAINS" (words of a long text, lower case; of a list of texts, any of
-    them), a bound (">=", ">", "<", "<=": since, after, before, until a year) or DECADE (a year's
-    number in the decade `value`, 1990 for the 1990s) or IN (any value of a tuple: "physics,
-    chemistry or medicine" said of one feature, a union) or RANGE (a year's number from low to
-    high, both in; a date's text from the low year's to the high one's, which is the year after
-    the last: "between 1901 and 2022") or ABSENT, PRESENT (the node lacks the
-    feature, or holds it: "still alive" is no death date; no value)."""
-
-    feature: str
-    op: str
-    value: str | int | tuple
-    in_list: bool = False
-
-    def __post_init__(self) -> None:
-        assert (self.op in (IN, RANGE)) == isinstance(self.value, tuple), (self.op, self.value)
-        assert (self.op in (ABSENT, PRESENT)) == (self.value is None), (self.op, self.value)
-
-    @classmethod
-    def union(cls, conditions: list["Condition"]) -> "Condition":
-        """Any of the values of equal conditions on one feature."""
-        assert len(conditions) >= 2 and all(c.op == "=" and c.feature == conditions[0].feature for c in conditions)
-        return cls(conditions[0].feature, IN, tuple(c.value for c in conditions))
-
-    @property
-    def values(self) -> tuple:
-        """The values it binds: a union's each, an absence's none, another's one."""
-        return self.value if self.op in (IN, RANGE) else () if self.value is None else (self.value,)
-
-    def expression(self, variable: str = "a") -> Binary:
-        subject = Property(Variable(variable), self.feature)
-        if self.value is None:
-            return IsNull(subject, negated=self.op == PRESENT)
-        if self.op == IN:
-            return Binary(IN, subject, ListLiteral(tuple(Literal(v) for v in self.value)))
-        if self.op == RANGE:
-            low, high = self.value
-            return Binary("AND", Binary(">=", subject, Literal(low)),
-                          Binary("<" if isinstance(high, str) else "<=", subject, Literal(high)))
-        if self.op == DECADE:
-            return Binary("=", Binary("/", subject, Literal(10)), Literal(int(self.value) // 10))
-        if self.op == "CONTAINS":
-            if self.in_list:
-                subject = FunctionCall("list_to_string", (Literal(" | "), subject))
-            subject = FunctionCall("lower", (subject,))
-        return Binary(self.op, subject, Literal(self.value))
-
-    def words(self) -> str:
-        if self.value is None:
-            return f"{self.feature.replace('_', ' ')} is {'stated' if self.op == PRESENT else 'missing'}"
-        said = {"STARTS WITH": "starts with", "CONTAINS": "mentions", ">=": "is at least", ">": "is after",
-                "<": "is before", "<=": "is at most"}.get(self.op, "is")
-        if self.op == DECADE:
-            return f"{self.feature.replace('_', ' ')} is in the {self.value}s"
-        if self.op == RANGE:
-            low, high = self.value
-            return f"{self.feature.replace('_', ' ')} is from {low} to {int(high) - 1 if isinstance(high, str) else high}"
-        if self.op == IN:
-            return f"{self.feature.replace('_', ' ')} is one of {', '.join(map(str, self.value))}"
-        return f"{self.feature.replace('_', ' ')} {said} {self.value}"
+FUNCTION_WORDS = frozenset({"a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "from", "and", "or",
+                            "not", "no", "is", "was", "are", "were", "be", "who", "what", "which", "when", "where",
+                            "how", "did", "does", "do", "has", "have", "had", "it", "its", "their", "his", "her",
+                            "there", "they", "them", "this", "that", "these", "those", "than", "then"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,65 +63,6 @@ class QuestionValues:
     amounts: tuple[tuple[str, int], ...] = ()  # (">=", 1000000) of "reach one million": a quantity the values pass
     tokens: tuple[str, ...] = ()  # the lower-case words in their order, each time said (`words` holds each once)
     ranges: tuple[tuple[int, int], ...] = ()  # (1901, 2022) of "between 1901 and 2022": years the values lie within
-
-
-class ValueIndex:
-    """Per graph: each feature's kind, and the text values a question's words may meet."""
-
-    def __init__(self, kinds: dict[tuple[str, str], str], categories: dict[str, set[tuple[str, str, str]]],
-                 values: dict[str, set[tuple[str, str, str]]], sizes: dict[str, int]):
-        self.sizes = sizes
-        self.categorical = {(t, f) for entries in categories.values() for t, f, _ in entries}
-        self.kinds = kinds  # (type, feature) -> TEXT | DATE | NUMBER | LIST
-        self.categories = categories  # a value word's stem -> {(type, feature, value)}
-        self.values = values  # a whole value, folded -> {(type, feature, value)}; met as written
-        self.choices: dict[tuple[str, str], tuple[str, ...]] = {}  # a categorical feature -> its values
-        for entries in categories.values():
-            for type_name, feature, value in entries:
-                self.choices.setdefault((type_name, feature), ())
-        for entries in values.values():
-            for type_name, feature, value in entries:
-                if (type_name, feature) in self.choices:
-                    self.choices[(type_name, feature)] += (value,)
-        self.choices = {key: tuple(sorted(set(values))) for key, values in self.choices.items()}
-        self.years: set[tuple[str, str]] = set()  # number features whose every value is a year (`_years`)
-        self.partial: set[tuple[str, str]] = set()  # features some nodes of their type hold and others lack
-
-    @classmethod
-    def build(cls, store, schema) -> "ValueIndex":
-        kinds, categories, values = {}, defaultdict(set), defaultdict(set)
-        for type_name, node_type in schema.node_types.items():
-            for feature, kind in node_type.features.items():
-                kinds[(type_name, feature)] = _kind(kind)
-                if kinds[(type_name, feature)] != TEXT:
-                    continue
-                label, key = cypher_name(type_name), cypher_name(feature)
-                rows = store.query(f"MATCH (n:{label}) WHERE n.{key} IS NOT NULL "
-                                   f"RETURN DISTINCT n.{key} AS v LIMIT {MAX_VALUES}")
-                stored = [row["v"] for row in rows if isinstance(row["v"], str) and row["v"].strip()]
-                if stored and all(ISO_DATE.match(v) for v in stored[:200]):
-                    kinds[(type_name, feature)] = DATE
-                    continue
-                categorical = len(stored) <= CATEGORICAL
-                if sorted(len(v.split()) for v in stored)[len(stored) // 2] > MAX_VALUE_WORDS:
-                    kinds[(type_name, feature)] = LONG_TEXT  # most values are sentences, not names
-                for value in stored:
-                    if len(value.split()) > MAX_VALUE_WORDS or len(value) < 3:
-                        continue
-                    values[folded(value)].add((type_name, feature, value))
-                    if categorical:
-                        for word in re.findall(r"\w+", value.lower()):
-                            if len(word) >= MIN_WORD:
-                                categories[stem(word)].add((type_name, feature, value))
-        sizes = {t: n.num_nodes for t, n in schema.node_types.items()}
-        index = cls(kinds, dict(categories), dict(values), sizes)
-        index.years = {key for key, kind in kinds.items() if kind == NUMBER and _years(store, *key)}
-        index.partial = {(type_name, feature) for type_name, node_type in schema.node_types.items()
-                         for feature in _partial(store, type_name, list(node_type.features))}
-        return index
-
-    def kind(self, type_name: str | None, feature: str) -> str:
-        return self.kinds.get((type_name, feature), TEXT)
 
 
 def anchors(index: ValueIndex, store, said: QuestionValues, *, exclude: set[str] = frozenset(),
@@ -321,47 +194,8 @@ def starts_of(found: list[Anchor], store, *, max_starts: int = MAX_STARTS,
     return [(t, c, frozenset().union(*(words[(t, one)] for one in c))) for t, c in starts[:max_starts]]
 
 
-FUNCTION_WORDS = frozenset({"a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "from", "and", "or",
-                            "not", "no", "is", "was", "are", "were", "be", "who", "what", "which", "when", "where",
-                            "how", "did", "does", "do", "has", "have", "had", "it", "its", "their", "his", "her",
-                            "there", "they", "them", "this", "that", "these", "those", "than", "then"})
-
-
 def _categorical(index: ValueIndex, type_name: str, feature: str) -> bool:
     return (type_name, feature) in index.categorical
-
-
-def folded(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text.lower()))
-
-
-def stem(word: str) -> str:
-    """A word without its plural or adjective ending, for meeting a category's words."""
-    word = word.lower()
-    for ending in ("ies", "s"):
-        if len(word) > 4 and word.endswith(ending) and not word.endswith("ss"):
-            return word[: -len(ending)] + ("y" if ending == "ies" else "")
-    return word
-
-
-def _partial(store, type_name: str, features: list[str]) -> list[str]:
-    """The features that some nodes of the type hold and others lack (NULL), read in one query."""
-    if not features:
-        return []
-    label = cypher_name(type_name)
-    counted = ", ".join(f"count(n.{cypher_name(f)}) AS f{i}" for i, f in enumerate(features))
-    row = store.query(f"MATCH (n:{label}) RETURN count(n) AS n, {counted}")[0]
-    return [f for i, f in enumerate(features) if 0 < row[f"f{i}"] < row["n"]]
-
-
-def _kind(type_text: str) -> str:
-    if type_text.endswith("[]"):
-        return LIST
-    if type_text.upper() in {"INT64", "INT32", "INT16", "INT8", "DOUBLE", "FLOAT", "UINT64", "UINT32"}:
-        return NUMBER
-    if type_text.upper() in {"DATE", "TIMESTAMP"}:
-        return DATE
-    return TEXT
 
 
 def _lists(conditions: list[Condition], listed) -> list[list[Condition]]:
@@ -374,9 +208,6 @@ def _lists(conditions: list[Condition], listed) -> list[list[Condition]]:
         else:
             joined.append(condition)
     return [run for run in runs if len(run) >= 2]
-
-
-MAX_COMBINED = 256  # ways of combining a type's conditions looked at
 
 
 def _combinations(groups: list[list[Condition]], words, limit: int = 16) -> list[tuple[Condition, ...]]:
@@ -393,15 +224,6 @@ def _combinations(groups: list[list[Condition]], words, limit: int = 16) -> list
     return sorted(fullest, key=len, reverse=True)[:limit]
 
 
-def _years(store, type_name: str, feature: str) -> bool:
-    """Whether every value of a number feature could be a year of the common era (YEARS), and
-    it holds some: a prize's year is; its amount is not."""
-    key = cypher_name(feature)
-    rows = store.query(f"MATCH (n:{cypher_name(type_name)}) WHERE n.{key} IS NOT NULL "
-                       f"RETURN min(n.{key}) AS low, max(n.{key}) AS high")
-    return bool(rows) and rows[0]["low"] is not None and YEARS[0] <= rows[0]["low"] and rows[0]["high"] <= YEARS[1]
-
-
 def _met(store, type_name: str, conditions: tuple[Condition, ...]) -> bool:
     where = " AND ".join(print_expression(c.expression("n")) for c in conditions)
     return bool(store.query(f"MATCH (n:{cypher_name(type_name)}) WHERE {where} RETURN n LIMIT 1"))
@@ -412,5 +234,4 @@ def _count(store, type_name: str, conditions: tuple[Condition, ...]) -> int:
     return store.query(f"MATCH (n:{cypher_name(type_name)}) WHERE {where} RETURN count(*) AS c")[0]["c"]
 
 
-__all__ = ["Anchor", "Condition", "QuestionValues", "ValueIndex", "anchors", "starts_of", "TEXT", "DATE", "NUMBER",
-           "LIST"]
+__all__ = ["Anchor", "QuestionValues", "anchors", "starts_of", "FUNCTION_WORDS", "MAX_STARTS"]

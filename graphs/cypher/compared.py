@@ -14,7 +14,7 @@ a date and a year compare; "=" holds one feature's value at both ends (a time by
 the second end is another node than x.
 Which two values a question means is the readings' ranking's to say; that it compares what it
 asks about with its own ("before their mentor") is the question's
-(glm_dspy/modules/question_facts.py `compared`). The pairs are the graph's own: values at the
+(glm_dspy/modules/question_operators.py `compared`). The pairs are the graph's own: values at the
 end of two different paths of at most MAX_LOOP_HOPS hops (one may be none: the end's own value),
 each pair checked with one query for some node that holds it.
 """
@@ -103,7 +103,8 @@ def compared_of(store, schema, type_name: str, op: str, inverses, timed) -> list
     some node of it, the same feature of two things and the end's own value first, then the
     shortest, at most MAX_COMPARED checked. `timed(type, feature)`: DATE, YEAR, TEXT (a value
     "=" may hold twice) or None; "<" and ">" compare times, "=" one feature's values."""
-    from glm_dspy.graphs.cypher.candidates import Start, paths_from
+    from glm_dspy.graphs.cypher.candidate import Start
+    from glm_dspy.graphs.cypher.walk import paths_from
 
     assert op in OPS, op
     paths = [()] + [p for p in paths_from(store, Start(type_name, (), type_name), max_hops=MAX_LOOP_HOPS,

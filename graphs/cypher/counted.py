@@ -14,7 +14,7 @@ laureate): the kept keys are collected, and the order's path runs again among th
 What is counted is the path's end nodes, or their values of a categorical feature or of a
 year; which node is counted by is any node of one type on the path before its end but a named
 start (one node: nothing to count by). Which of these a question means is the readings'
-ranking's to say; the bound (op, n) is the question's (glm_dspy/modules/question_facts.py
+ranking's to say; the bound (op, n) is the question's (glm_dspy/modules/question_operators.py
 `count_bound`), never guessed here.
 """
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from glm_dspy.graphs.cypher.anchors import NUMBER, TEXT, ValueIndex
+from glm_dspy.graphs.cypher.value_index import NUMBER, TEXT, ValueIndex
 from glm_dspy.graphs.cypher.syntax import (Binary, FunctionCall, Literal, Match, Projection, Property, Query, Return,
                                            SingleQuery, Variable, With)
 
@@ -80,7 +80,7 @@ def counted_readings(schema, index: ValueIndex, readings, bound: tuple[str, int]
     type before its end (but a named start) counted by its end nodes and by each of the end's
     categorical or year values, kept where the count meets `bound`; each returns the counted-by
     node's name, or how many such nodes there are where `count_asked`."""
-    from glm_dspy.graphs.cypher.candidates import COUNT, Candidate
+    from glm_dspy.graphs.cypher.candidate import COUNT, Candidate
 
     op, n = bound
     paths = dict.fromkeys((c.start, c.hops) for c in readings
@@ -107,7 +107,7 @@ def ordered_counted(readings) -> list:
     """Of each reading that orders a plain path (graphs/cypher/ranked_candidates.py), the same
     order kept to the paths of each counted reading of that path (of `readings`) that counts its
     end nodes: "the last person to win the physics prize alone"."""
-    from glm_dspy.graphs.cypher.candidates import Candidate
+    from glm_dspy.graphs.cypher.candidate import Candidate
 
     counts: dict[tuple, list[Counted]] = {}
     for c in readings:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from glm_dspy.graphs.cypher.anchors import RANGE, Condition
+from glm_dspy.graphs.cypher.condition import RANGE, Condition
 from glm_dspy.graphs.cypher.syntax import (Binary, FunctionCall, Literal, Match, Projection, Property, Query, Return,
                                            SingleQuery, Unwind, Variable, With)
 
@@ -66,7 +66,7 @@ def gap_readings(years: set[tuple[str, str]], readings, count_asked: bool) -> li
     """Of each plain reading (at most MAX_GAP_HOPS hops) whose start a range bounds on a year
     feature (`years`: the (type, feature) pairs whose values are years), the years of the range
     that no such path holds: the years, or how many they are where `count_asked`."""
-    from glm_dspy.graphs.cypher.candidates import COUNT, Candidate
+    from glm_dspy.graphs.cypher.candidate import COUNT, Candidate
 
     found, seen = [], set()
     for c in readings:

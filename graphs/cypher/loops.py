@@ -6,7 +6,7 @@ a prize with their mentor".
     MATCH path-to-x, (x)-first->(l), (x)-second->(l) [WHERE l <> x] RETURN DISTINCT x.name
 
 Which two paths a question means is the readings' ranking's to say; that it refers back to what
-it asks about ("their", "his", "her") is the question's (glm_dspy/modules/question_facts.py
+it asks about ("their", "his", "her") is the question's (glm_dspy/modules/question_operators.py
 `refers_back`). The pairs are the graph's own: two paths of at most MAX_LOOP_HOPS hops from a
 node type that end at one type and, for some node, at one node (one query each).
 """
@@ -69,7 +69,8 @@ def loops_of(store, type_name: str, inverses, *, max_loops: int = MAX_LOOPS) -> 
     """The pairs of paths (at most MAX_LOOP_HOPS hops each, plain types) from nodes of
     `type_name` that reach one node for some node of it, shortest first, at most `max_loops`
     checked."""
-    from glm_dspy.graphs.cypher.candidates import Start, paths_from
+    from glm_dspy.graphs.cypher.candidate import Start
+    from glm_dspy.graphs.cypher.walk import paths_from
 
     paths = [p for p in paths_from(store, Start(type_name, (), type_name), max_hops=MAX_LOOP_HOPS, inverses=inverses)
              if p and not any(hop.also for hop in p)]

@@ -7,8 +7,8 @@ kinds), never from the question: the ranking of the readings picks among them.
 
 from __future__ import annotations
 
-from glm_dspy.graphs.cypher.anchors import DATE, NUMBER, TEXT, ValueIndex
-from glm_dspy.graphs.cypher.candidates import Candidate, Hop, Start
+from glm_dspy.graphs.cypher.value_index import DATE, NUMBER, TEXT, ValueIndex
+from glm_dspy.graphs.cypher.candidate import Candidate, Hop, Start
 from glm_dspy.graphs.cypher.ranked import DECADE, MONTH, YEAR, Group, Key, Order
 
 MAX_RANKED_HOPS = 2  # longer paths are not ranked: their keys multiply, and a question that ranks says its path

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from glm_dspy.graphs.cypher.candidates import COUNT, Candidate, Hop, Start, pattern_of, words_of
+from glm_dspy.graphs.cypher.candidate import COUNT, Candidate, Hop, Start, pattern_of, words_of
 from glm_dspy.graphs.cypher.syntax import (Binary, Cast, FunctionCall, Literal, Match, Projection, Property, Query,
                                            Return, SingleQuery, Variable, With)
 
