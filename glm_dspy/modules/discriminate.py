@@ -103,7 +103,13 @@ class Discriminate(dspy.Module):
         asks whether it has "anyone" or "anything" ("Did X share the prize with anyone?") is
         whether it has the best fitting path of its type's (`_exists`), "inverse": a hop
         backwards over a relation the graph also stores the other way under a name of its own
-        is said by that name ("students": backwards over mentor; `Readings._inverse_names`)."""
+        is said by that name ("students": backwards over mentor; `Readings._inverse_names`),
+        "unprobed": a yes/no question's joins are not filtered by a probe (the nearest says yes
+        or no), "type-paths": its named starts join by the paths nodes of their type have, not
+        only their own (a fact stated the wrong way round reads nothing: no), and "roles": a join
+        of two starts that takes one in the role the question does not give it over a relation
+        named by a noun ("Did X mentor Y?" is Y's mentor X) goes against the way
+        (glm_dspy/modules/join_roles.py)."""
         super().__init__()
         assert 1 <= k <= 9 and chooser in (MODEL, NEAREST), (k, chooser)
         self.found = Readings(graph, max_hops=max_hops, relation_words=relation_words, levers=levers)
@@ -222,7 +228,7 @@ class Discriminate(dspy.Module):
             log.add(Step("graph", code=result.text, output=f"{len(result.rows)} row(s)"))
             return ("yes" if result.rows else "no"), result.text
         starts = [s for s in dict.fromkeys(s for c in readings for s in starts_of_reading(c)) if is_stated(s)]
-        if any(not (a.bound & b.bound) for i, a in enumerate(starts) for b in starts[i + 1:]):
+        if any(not a.said_alike(b) for i, a in enumerate(starts) for b in starts[i + 1:]):
             log.add(Step("graph", output="no reading joins " + " and ".join(s.said for s in starts)))
             return "no", ""
         named = [s for s in starts if s.is_named]

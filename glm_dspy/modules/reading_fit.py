@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 from glm_dspy.modules.question_facts import word_stem
+from glm_dspy.modules.join_roles import roles_against
 from glm_dspy.modules.relation_voice import said_as_object, said_as_owner
 from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS
 from glm_dspy.graphs.cypher.condition import ABSENT
@@ -29,7 +30,7 @@ RANK_COST = 0.1  # of cosine, to a reading that does not rank where the question
 def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
              persons: frozenset[str] = frozenset(), named_back: frozenset[str] = frozenset(),
              words: list[str] | None = None, passive: dict[str, frozenset[str]] | None = None,
-             inverse: dict[str, str] | None = None) -> float:
+             inverse: dict[str, str] | None = None, roles: dict[str, set[str]] | None = None) -> float:
     """How a reading's path binds the question's words, in cosine units: each hop costs HOP_COST
     (of two readings alike in meaning, the shorter first) and each hop taken forwards whose
     relation the question says (as often as it says it; "mentored" says mentor) earns
@@ -50,7 +51,10 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
     agent's side (the man's student); where the start is that agent ("who was trained by X"), a
     first hop forwards over it goes against the way it is said. A hop backwards over a
     relation the graph also stores the other way under a name of its own (`inverse`: mentor ->
-    student) is said by that name too."""
+    student) is said by that name too. `roles` (the words that mean schema names, word -> their
+    stems; None: roles not read): a reading that joins two starts in the roles the question
+    does not give them goes against the way too (glm_dspy/modules/join_roles.py: "Did X mentor
+    Y?" is Y's mentor X)."""
     hops = hops_of(c)
     back = said_back(c, words)
     passive, inverse = passive or {}, inverse or {}
@@ -75,7 +79,8 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
     asked_type = (thing is not None and stem(thing) in end_types) or bool(persons & set(answer_types(c)))
     return (- HOP_COST * len(hops) + RELATION_BONUS * relation_words + COVER_BONUS * len(c.bound)
             + THING_BONUS * asked_type + UNION_BONUS * bool(c.hops and c.hops[-1].also and thing is None)
-            - WAY_COST * (against_way(c, words, back) or agent_forwards(c, passive)))
+            - WAY_COST * (against_way(c, words, back) or agent_forwards(c, passive)
+                          or roles is not None and roles_against(c, words, passive, inverse, roles)))
 
 
 def agent_forwards(c: Candidate, passive: dict[str, frozenset[str]]) -> bool:
@@ -172,10 +177,16 @@ def repeated(c: Candidate, said: Counter, same: Counter = Counter(), inverse: di
     takes none, is `unsaid`'s), as `unsaid` counts the mentions of a relation in the bank's
     words; "the mentors of X" says one, and X -> mentor -> the mentor's students takes two. A
     relation said after "same" (`same`: stem -> how often) may be taken twice, there and back:
-    "studied under the same mentor as X" is X -> mentor -> the mentor's students."""
+    "studied under the same mentor as X" is X -> mentor -> the mentor's students. A relation of
+    one word said by the one word the graph names it by the other way (`inverse`: mentor ->
+    student) is said once either way: "a student of Y" takes mentor once, not twice."""
+    inverse = inverse or {}
+    one_word = {word_stem(name): word_stem(kept) for kept, name in inverse.items() if "_" not in kept + name}
+    said = sum((Counter({one_word.get(word, word): n}) for word, n in said.items()), Counter())
     taken = Counter(word_stem(w) for hop in hops_of(c) for w in hop.relation.split("_")) \
-        + Counter(word_stem(w) for hop in hops_of(c) if not hop.outgoing
-                  for w in (inverse or {}).get(hop.relation, "").split("_") if w)
+        + Counter(word_stem(w) for hop in hops_of(c)
+                  if not hop.outgoing and "_" in hop.relation + inverse.get(hop.relation, "_")
+                  for w in inverse.get(hop.relation, "").split("_") if w)
     return sum(max(0, n - max(1, taken[word])) + max(0, taken[word] - n - same[word]) for word, n in said.items())
 
 

@@ -95,7 +95,8 @@ def rank(question: str, found: list[Candidate], *, embed, vocabulary: SchemaWord
     mentioned = mentions(question, taught)
     voiced = object_words(question) if "voice" in levers else None
     path_scores = embed(paths) @ asked_vector \
-        + np.array([path_fit(by_path[p], said, thing, mentioned, persons, named, voiced, passive, inverse)
+        + np.array([path_fit(by_path[p], said, thing, mentioned, persons, named, voiced, passive, inverse,
+                                roles=meant if "roles" in levers else None)
                     - misplaced(by_path[p])
                     for p in paths])
     kept = {paths[i] for i in np.argsort(-path_scores, kind="stable")[:PATHS]}
@@ -120,7 +121,8 @@ def rank(question: str, found: list[Candidate], *, embed, vocabulary: SchemaWord
              compared(question) is not None and "compared" in levers
              or equates(question) and "loops" in levers)
     scores = embed([c.words() for c in found]) @ asked_vector \
-        + np.array([path_fit(c, said, thing, mentioned, persons, named, voiced, passive, inverse) + returns_fit(c, said)
+        + np.array([path_fit(c, said, thing, mentioned, persons, named, voiced, passive, inverse,
+                                roles=meant if "roles" in levers else None) + returns_fit(c, said)
                     - UNSAID_COST * (unsaid(c, schema_words - denied if c.gap is not None else schema_words,
                                             mentioned, voiced, inverse) + len(stated - c.bound)
                                      + repeated(c, relation_said, relation_same, inverse)

@@ -66,7 +66,8 @@ YES_NO_HOPS = 2  # the longest join that states a yes/no question's fact (born i
 LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "counted", "absent", "loops",
                     "compared", "persons", "meant", "order", "gate", "voice", "one", "repeated", "forms",
                     "detour", "which", "passive", "asked-end", "referred", "meet-order", "types",
-                    "time-said", "absence", "gaps", "exists", "inverse", "unprobed"})
+                    "time-said", "absence", "gaps", "exists", "inverse", "unprobed", "roles",
+                    "type-paths"})
 
 
 class Readings:
@@ -89,6 +90,7 @@ class Readings:
         self._types: list | None = None  # `_type_starts`
         self._loops: dict[tuple, list] = {}  # (node type, comparison or None) -> its loops (`_looped`)
         self._everys: dict[tuple[str, int], list] = {}  # (node type, hops) -> the readings of every node of it
+        self._typed_paths: dict[str, list] = {}  # node type -> the short paths its nodes have (`_type_paths`)
         self._persons: frozenset[str] | None = None  # `_person_types`
 
     def starts(self, question: str) -> list[Start]:
@@ -109,11 +111,11 @@ class Readings:
         if compares(question):
             found += [c for start in starts if start.is_named for c in same_value_candidates(schema, start)]
         # a yes/no question's join is its meaning, read or not: the nearest says yes or no
-        unprobed = {"probe": False, "max_hops": YES_NO_HOPS} \
-            if "unprobed" in self.levers and asked(question) == YES_NO else {}
+        yes_no = "unprobed" in self.levers and asked(question) == YES_NO
+        unprobed = {"probe": False, "max_hops": YES_NO_HOPS} if yes_no else {}
         for i, first in enumerate(starts):
             for second in starts[i + 1:]:
-                short = [[p for p in paths[s] if len(p) <= JOIN_HOPS] for s in (first, second)]
+                short = [self._join_paths(s, paths[s], yes_no) for s in (first, second)]
                 found += joined_candidates(store, schema, first, short[0], second, short[1], **unprobed)
         if "meets" in self.levers and meets_in_time(question):
             named = [(s, paths[s]) for s in starts if s.is_named]
@@ -149,6 +151,22 @@ class Readings:
                      or c.returns == schema.node_types[answer_types(c)[0]].text_feature
                      or all(stem(w) in said for w in c.returns.split("_")))
                 and (not things or things & set(answer_types(c)))]
+
+    def _join_paths(self, start: Start, paths: list, yes_no: bool) -> list:
+        """The paths by which `start` may join another start: its own of at most JOIN_HOPS hops;
+        of a yes/no question's named start, those nodes of its type have (lever "type-paths"):
+        what the question states may be false ("Did Y mentor X?" where X mentored Y), and a
+        path the node lacks reads nothing, which says no."""
+        if yes_no and start.is_named and "type-paths" in self.levers:
+            return self._type_paths(start.type_name)
+        return [p for p in paths if len(p) <= JOIN_HOPS]
+
+    def _type_paths(self, type_name: str) -> list:
+        """The paths of at most JOIN_HOPS hops that nodes of a type have (read once per type)."""
+        if type_name not in self._typed_paths:
+            self._typed_paths[type_name] = paths_from(self.graph.store, Start(type_name, (), type_name),
+                                                      max_hops=JOIN_HOPS, inverses=self._inverses)
+        return self._typed_paths[type_name]
 
     def _timed(self, type_name: str, feature: str) -> str | None:
         """"date" for a date feature, "year" for a number feature of years, else None."""

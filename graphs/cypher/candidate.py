@@ -8,6 +8,7 @@ in words, for a model or an embedder to judge (`Candidate.words`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from glm_dspy.graphs.cypher.condition import Condition
@@ -55,6 +56,14 @@ class Start:
     @property
     def is_named(self) -> bool:
         return self.node_id is not None
+
+    def said_alike(self, other: "Start") -> bool:
+        """Whether two starts are read from the same words of the question (1913 as a prize's
+        year and as a birth year; "Curie" as a family name and "Marie Curie"): the words one is
+        bound from hold the other's. Two names that only share a word ("Niels Bohr", "Aage N.
+        Bohr") are two things."""
+        mine, theirs = _word_parts(self.bound), _word_parts(other.bound)
+        return bool(mine) and bool(theirs) and (mine <= theirs or theirs <= mine)
 
     def where(self, variable: str):
         return _all([c.expression(variable) for c in self.conditions])
@@ -253,6 +262,12 @@ def pattern_of(start: Start, hops: tuple[Hop, ...], first: str, end: str, named:
 def path_node(end: str, length: int, k: int, first: str = "a") -> str:
     """The k-th node of a path of `length` hops from `first` to `end`, as `pattern_of` names them."""
     return end if k == length else f"{first}{k}" if k else first
+
+
+def _word_parts(words: frozenset[str]) -> frozenset[str]:
+    """Words as their letter and digit runs ("privacy-preserving": privacy, preserving): a name's
+    words are bound as written, a value's as folded."""
+    return frozenset(part for word in words for part in re.findall(r"\w+", word.lower()))
 
 
 def _all(expressions: list):

@@ -52,7 +52,7 @@ def joined_candidates(store, schema, first: Start, first_paths, second: Start, s
     readings of those words, never one reading joining them: they give none. A probe that Kuzu
     cannot run (its buffer pool full, past its time) offers no join: unchecked, it is no reading.
     `probe` False: no pair is checked (a yes/no question's join that reads nothing says no)."""
-    if first.bound & second.bound:
+    if first.said_alike(second):
         return []
     result = []
     if first.type_name == second.type_name and first.is_named != second.is_named:

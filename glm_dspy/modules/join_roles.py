@@ -1,0 +1,106 @@
+"""The roles two named things play in the relation a question says joins them ("Did Lev Landau
+mentor Alexei Abrikosov?", "Was Paul Karrer a student of Alfred Werner?"). A reading that joins
+them reads the relation's edge one way; the question's grammar says which way:
+
+- a relation named by a noun is owned by the thing after "of" or before "'s": "the mentor of
+  Y", "Y's mentor" put Y at the edge's source (Y -mentor-> the other);
+- that noun said as a verb between the two names ("X mentored Y", "Did X mentor Y?") makes the
+  first the second's <noun>: Y -mentor-> X;
+- said in the passive with an agent ("Y was trained by X", where "trained" means mentor),
+  the agent is the <noun>: Y -mentor-> X;
+- the name the graph stores the relation under the other way (`inverse`: mentor -> student)
+  says it with the roles turned: "a student of Y" puts Y at the mentor edge's target.
+
+Relations named by a verb and its preposition (`born_in`, `cited_by`) read "subject <relation>
+object" and are glm_dspy/modules/relation_voice.py's. Where the words say no role, none is
+asked. Only the roles of named things are read: an asked thing's place ("Who did X mentor?")
+moves in a question and is not read here.
+"""
+
+from __future__ import annotations
+
+from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS
+from glm_dspy.graphs.cypher.candidate import PREPOSITIONS, Candidate, prepositional
+from glm_dspy.modules.question_facts import word_stem
+from glm_dspy.modules.relation_voice import GAP, said_as_owner
+
+ARTICLES = frozenset({"the", "a", "an"})
+NOUN_BEFORE = frozenset({"the", "a", "an", "s", "his", "her", "their", "its", "my", "your", "our"})  # "the mentor"
+OWNED_AFTER = frozenset({"of", "to", "for"})  # "the mentor of Y", "a mentor to Y"
+
+
+def said_as_verb(words: list[str], subject: frozenset[str], object_: frozenset[str], relation: str,
+                 meant: dict[str, set[str]] | None = None) -> bool:
+    """Whether the question (lower-case words) says a one-word relation named by a noun as a
+    verb between two names: the relation's word, or a word that means it (`meant`: word -> the
+    stems of the names it means, "study" -> student), with `subject`'s words within GAP words
+    before it and `object_`'s right after it (an article, and a preposition other than "of",
+    "to", "for" and "by", aside: "studied under Y"), and neither an article nor a possessive
+    before it nor "of" after it (then it is a noun: "the mentor of Y")."""
+    if "_" in relation or prepositional(relation):
+        return False
+    stem_ = word_stem(relation)
+    meant = meant or {}
+    own = {w for w in subject if w not in FUNCTION_WORDS}
+    other = {w for w in object_ if w not in FUNCTION_WORDS}
+    if not own or not other:
+        return False
+    for i, word in enumerate(words):
+        if (word_stem(word) != stem_ and stem_ not in meant.get(word, ())) or not i or words[i - 1] in NOUN_BEFORE:
+            continue
+        after = words[i + 1:i + 4]
+        if after[:1] and after[0] in OWNED_AFTER | {"by"}:
+            continue
+        after = [w for w in after if w not in ARTICLES and w not in PREPOSITIONS]
+        if any(w in own for w in words[max(0, i - GAP):i]) and after[:1] and after[0] in other:
+            return True
+    return False
+
+
+def source_role(words: list[str], own: frozenset[str], other: frozenset[str], relation: str,
+                passive: dict[str, frozenset[str]], inverse: str | None,
+                meant: dict[str, set[str]] | None = None) -> bool | None:
+    """Whether the question puts the named thing bound from `own` at the source of `relation`'s
+    edge (True), at its target (False), or says neither (None), the other named thing bound
+    from `other`; `inverse`: the relation's name the other way; `meant`: words that mean a
+    name (word -> its stems). Only the words that tell the two apart are read ("Niels Bohr",
+    "Aage N. Bohr": niels, aage, n)."""
+    own, other = own - other, other - own
+    if said_as_owner(words, own, relation) or inverse and said_as_owner(words, other, inverse):
+        return True
+    if said_as_owner(words, other, relation) or inverse and said_as_owner(words, own, inverse):
+        return False
+    if said_as_verb(words, own, other, relation, meant) or inverse and said_as_verb(words, other, own, inverse, meant):
+        return False
+    if said_as_verb(words, other, own, relation, meant) or inverse and said_as_verb(words, own, other, inverse, meant):
+        return True
+    stems = {word_stem(w) for w in relation.split("_")}
+    if stems and stems <= passive.keys():
+        if all(own & passive[s] for s in stems):
+            return False
+        if all(other & passive[s] for s in stems):
+            return True
+    return None
+
+
+def roles_against(c: Candidate, words: list[str] | None, passive: dict[str, frozenset[str]] | None = None,
+                  inverse: dict[str, str] | None = None, meant: dict[str, set[str]] | None = None) -> bool:
+    """Whether a reading that joins two starts leaves one of them over a relation named by a noun
+    in the role the question does not give it (`source_role`): its path's first hop goes
+    forwards (it is the edge's source) where the question puts it at the target, or backwards
+    where it puts it at the source."""
+    if words is None or c.join is None:
+        return False
+    paths = ((c.start, c.hops, c.join[0]), (c.join[0], c.join[1], c.start))
+    for start, hops, other in paths:
+        if not hops or prepositional(hops[0].relation):
+            continue
+        relation = hops[0].relation
+        wanted = source_role(words, start.bound, other.bound, relation, passive or {}, (inverse or {}).get(relation),
+                             meant)
+        if wanted is not None and wanted != hops[0].outgoing:
+            return True
+    return False
+
+
+__all__ = ["said_as_verb", "source_role", "roles_against"]
