@@ -9,7 +9,7 @@ import pytest
 
 from glm_dspy.graphs.cypher.candidate import COUNT, Candidate, Hop, Start
 from glm_dspy.modules.discriminate import Discriminate
-from glm_dspy.modules.join_roles import roles_against, said_as_verb, source_role
+from glm_dspy.modules.join_roles import asked_role, fronted, roles_against, said_as_verb, source_role
 from glm_dspy.modules.readings import LEVERS, Readings
 from glm_dspy.modules.relation_voice import object_words
 from glm_dspy.runs.steps import StepLog
@@ -53,6 +53,22 @@ def test_the_passive_agent_is_the_relation_s_target():
     assert source_role(words, A, L, "mentor", passive, None) is True
 
 
+@pytest.mark.parametrize("question, source", [
+    ("Who did Lev Landau mentor?", False),  # his students: backwards over mentor
+    ("Whom did Lev Landau mentor?", False),
+    ("Who was Lev Landau the mentor of?", False),
+    ("Who was Lev Landau a student of?", True),  # his mentors, by the inverse's name
+    ("Who did Lev Landau study under?", True),  # a word that means the inverse's name
+    ("Who was Lev Landau mentored by?", True),  # a passive
+    ("Who mentored Lev Landau?", None),  # the asked thing is the subject: said by other rules
+    ("Who were the students of Lev Landau?", None),
+])
+def test_the_named_thing_s_role_against_a_fronted_asked_thing(question, source):
+    words = object_words(question)
+    assert fronted(words) == (source is not None or "students" in question)
+    assert asked_role(words, L, "mentor", "student", {"study": {"student"}}) is source
+
+
 def test_a_join_that_takes_a_name_in_the_other_role_goes_against_the_way():
     words = object_words("Did Lev Landau mentor Alexei Abrikosov?")
     landaus_mentor = Candidate(LANDAU, (Hop("mentor", True, "laureate"),), COUNT, join=(ABRIKOSOV, ()))
@@ -62,7 +78,35 @@ def test_a_join_that_takes_a_name_in_the_other_role_goes_against_the_way():
     assert not roles_against(landaus_student, words) and not roles_against(abrikosovs_mentor, words)
     assert not roles_against(landaus_mentor, None)  # roles not read
     alone = Candidate(LANDAU, (Hop("mentor", True, "laureate"),), COUNT)
-    assert not roles_against(alone, words)  # one start: its role is relation_voice's
+    assert not roles_against(alone, words)  # one start, no thing asked: its role is relation_voice's
+    fronted_ = object_words("Who did Lev Landau mentor?")
+    assert roles_against(alone, fronted_)  # his mentors, where he is the mentor
+    assert not roles_against(Candidate(LANDAU, (Hop("mentor", False, "laureate"),), COUNT), fronted_)
+
+
+def _mentors(graph) -> dict[str, set[str]]:
+    rows = graph.store.query("MATCH (a:laureate)-[:rel_mentor]->(b) RETURN a.name AS a, b.name AS b")
+    found: dict[str, set[str]] = {}
+    for row in rows:
+        found.setdefault(row["a"], set()).add(row["b"])
+    return found
+
+
+def test_who_did_x_mentor_reads_x_s_students(nobel_graph):
+    """A laureate with both mentors and students, asked each way with the asked thing fronted:
+    the answer is the set the graph holds that way (readings alone)."""
+    mentors = _mentors(nobel_graph)
+    students: dict[str, set[str]] = {}
+    for student, theirs in mentors.items():
+        for mentor in theirs:
+            students.setdefault(mentor, set()).add(student)
+    names = [r["n"] for r in nobel_graph.store.query("MATCH (l:laureate) RETURN l.name AS n")]
+    person = sorted(p for p in mentors if p in students and names.count(p) == 1 and p.isascii())[0]
+    discriminate = Discriminate(nobel_graph)
+    for question, expected in ((f"Who did {person} mentor?", students[person]),
+                               (f"Who was {person} a student of?", mentors[person])):
+        answer = discriminate.answer(question, StepLog())
+        assert answer is not None and set(answer[0].split(", ")) == expected, question
 
 
 def _pairs(graph, n: int) -> list[tuple[str, str]]:

@@ -83,14 +83,63 @@ def source_role(words: list[str], own: frozenset[str], other: frozenset[str], re
     return None
 
 
+WH = frozenset({"who", "whom", "what", "which"})
+AUXILIARIES = frozenset({"did", "does", "do", "has", "have", "had", "was", "were", "is", "are", "will", "would",
+                         "can", "could"})
+
+
+def fronted(words: list[str]) -> bool:
+    """Whether the question fronts the thing it asks before an auxiliary ("Who did X mentor?",
+    "Which laureates did X train?", "Who was X a student of?"): the asked thing is then the
+    object of what follows, not its subject ("Who mentored X?")."""
+    return bool(words) and words[0] in WH and any(w in AUXILIARIES for w in words[1:3])
+
+
+def asked_role(words: list[str], own: frozenset[str], relation: str, inverse: str | None,
+               meant: dict[str, set[str]] | None = None) -> bool | None:
+    """Of a question that fronts the thing it asks (`fronted`), whether the named thing bound
+    from `own` is at the source of a one-word relation named by a noun (True), at its target
+    (False), or neither is said (None). The noun (or a word that means it) said right after the
+    name either stranded before a last "of" ("Who was X the mentor of?") or as a verb with
+    nothing after it but a preposition ("Who did X mentor?") makes X the asked thing's <noun>:
+    X at the target; the inverse's name so said ("Who was X a student of?", "Who did X study
+    under?") puts X at the source; a last "by" is a passive ("Who was X mentored by?"), which
+    turns it."""
+    if not fronted(words) or "_" in relation or prepositional(relation):
+        return None
+    own = {w for w in own if w not in FUNCTION_WORDS}
+    meant = meant or {}
+    for name, source in ((relation, False), (inverse, True)):
+        if not own or not name or "_" in name:
+            continue
+        stem_ = word_stem(name)
+        for i, word in enumerate(words):
+            if word_stem(word) != stem_ and stem_ not in meant.get(word, ()) \
+                    or not any(w in own for w in words[max(0, i - GAP - 1):i]):
+                continue
+            rest = words[i + 1:]
+            if rest == ["of"]:
+                return source
+            if rest == ["by"]:
+                return not source
+            if words[i - 1] not in NOUN_BEFORE and all(w in PREPOSITIONS for w in rest):
+                return source
+    return None
+
+
 def roles_against(c: Candidate, words: list[str] | None, passive: dict[str, frozenset[str]] | None = None,
                   inverse: dict[str, str] | None = None, meant: dict[str, set[str]] | None = None) -> bool:
     """Whether a reading that joins two starts leaves one of them over a relation named by a noun
     in the role the question does not give it (`source_role`): its path's first hop goes
     forwards (it is the edge's source) where the question puts it at the target, or backwards
-    where it puts it at the source."""
-    if words is None or c.join is None:
+    where it puts it at the source; of a reading of one start, the role against the thing the
+    question asks, where it fronts it (`asked_role`: "Who did X mentor?" reads X's students)."""
+    if words is None or not c.hops and c.join is None:
         return False
+    if c.join is None:  # one start: its role against the thing asked
+        first = c.hops[0]
+        wanted = asked_role(words, c.start.bound, first.relation, (inverse or {}).get(first.relation), meant)
+        return wanted is not None and wanted != first.outgoing
     paths = ((c.start, c.hops, c.join[0]), (c.join[0], c.join[1], c.start))
     for start, hops, other in paths:
         if not hops or prepositional(hops[0].relation):
@@ -103,4 +152,4 @@ def roles_against(c: Candidate, words: list[str] | None, passive: dict[str, froz
     return False
 
 
-__all__ = ["said_as_verb", "source_role", "roles_against"]
+__all__ = ["said_as_verb", "source_role", "fronted", "asked_role", "roles_against"]

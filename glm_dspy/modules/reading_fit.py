@@ -24,6 +24,7 @@ RELATION_BONUS = 0.06  # of cosine, per hop whose relation the question says
 FEATURE_BONUS = 0.05  # of cosine, to a reading that returns a feature the question names
 UNSAID_COST = 0.06  # of cosine, per schema word or stated value of the question the reading leaves unbound
 WAY_COST = 0.1  # of cosine, to a reading whose first hop goes against the way the question says its relation
+ROLE_COST = 0.3  # of cosine, to a reading that takes a named thing in the role the grammar does not give it
 RANK_COST = 0.1  # of cosine, to a reading that does not rank where the question asks for a first, a last or the most
 
 
@@ -52,9 +53,11 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
     first hop forwards over it goes against the way it is said. A hop backwards over a
     relation the graph also stores the other way under a name of its own (`inverse`: mentor ->
     student) is said by that name too. `roles` (the words that mean schema names, word -> their
-    stems; None: roles not read): a reading that joins two starts in the roles the question
-    does not give them goes against the way too (glm_dspy/modules/join_roles.py: "Did X mentor
-    Y?" is Y's mentor X)."""
+    stems; None: roles not read): a reading that takes a named thing in the role the question's
+    grammar does not give it costs ROLE_COST, more than the embedder's cosine tells the two ways
+    apart (it is blind to direction: "X -> mentor" sits nearer "Who did X mentor?" than X's
+    students do, by up to 0.15): the grammar fixes the direction (glm_dspy/modules/join_roles.py: "Did X mentor
+    Y?" is Y's mentor X, "Who did X mentor?" X's students)."""
     hops = hops_of(c)
     back = said_back(c, words)
     passive, inverse = passive or {}, inverse or {}
@@ -79,8 +82,8 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
     asked_type = (thing is not None and stem(thing) in end_types) or bool(persons & set(answer_types(c)))
     return (- HOP_COST * len(hops) + RELATION_BONUS * relation_words + COVER_BONUS * len(c.bound)
             + THING_BONUS * asked_type + UNION_BONUS * bool(c.hops and c.hops[-1].also and thing is None)
-            - WAY_COST * (against_way(c, words, back) or agent_forwards(c, passive)
-                          or roles is not None and roles_against(c, words, passive, inverse, roles)))
+            - WAY_COST * (against_way(c, words, back) or agent_forwards(c, passive))
+            - ROLE_COST * (roles is not None and roles_against(c, words, passive, inverse, roles)))
 
 
 def agent_forwards(c: Candidate, passive: dict[str, frozenset[str]]) -> bool:
