@@ -46,10 +46,14 @@ DEFAULT_BUFFER_POOL_BYTES = 2 * 1024**3
 DEFAULT_QUESTION_BUFFER_POOL_BYTES = 512 * 1024**2  # the memory bound of every model-written query together
 MAX_FETCH_ROWS = 10_000  # rows `read` fetches of a model's query before it stops
 MAX_FETCH_BYTES = 16 * 1024**2  # of values (`_size`) `read` fetches before it stops
+# the address space each open database reserves (Kuzu's default is 8 TiB: a process holding
+# ~15 open at once ran out of its 128 TiB); also the largest a database may grow
+MAX_DB_BYTES = 1 << 40
 
 
 def connect(db_path: Path, *, read_only: bool, buffer_pool_bytes: int = DEFAULT_BUFFER_POOL_BYTES) -> kuzu.Connection:
-    database = kuzu.Database(str(db_path), read_only=read_only, buffer_pool_size=buffer_pool_bytes)
+    database = kuzu.Database(str(db_path), read_only=read_only, buffer_pool_size=buffer_pool_bytes,
+                              max_db_size=MAX_DB_BYTES)
     return kuzu.Connection(database)
 
 
@@ -116,7 +120,8 @@ class GraphStore:
                     f"{db_dir} is not a glm-dspy graph database (missing {name}); "
                     f"build one with `glm-dspy build DATASET --db {db_dir}`"
                 )
-        database = kuzu.Database(str(db_dir / DB_FILE), read_only=True, buffer_pool_size=buffer_pool_bytes)
+        database = kuzu.Database(str(db_dir / DB_FILE), read_only=True, buffer_pool_size=buffer_pool_bytes,
+                                  max_db_size=MAX_DB_BYTES)
         return cls(db_dir, database, GraphSchema.load(db_dir / META_FILE), IdIndex.load(db_dir / ID_INDEX_FILE),
                    query_timeout_ms, question_buffer_pool_bytes)
 
@@ -136,7 +141,8 @@ class GraphStore:
         with self._question_lock:
             if self._question_database is None:
                 self._question_database = kuzu.Database(str(self.db_dir / DB_FILE), read_only=True,
-                                                        buffer_pool_size=self.question_buffer_pool_bytes)
+                                                        buffer_pool_size=self.question_buffer_pool_bytes,
+                                                        max_db_size=MAX_DB_BYTES)
             return self._question_database
 
     def _execute(self, cypher: str, parameters: dict[str, Any] | None = None, *, question: bool = False,

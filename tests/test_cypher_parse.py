@@ -124,7 +124,9 @@ def test_a_printed_slice_is_one_kuzu_runs_and_means_what_was_written(tmp_path, t
     # a model may write Neo4j's `x[1..3]`, which Kuzu rejects; it is read as Kuzu's `x[2:3]`
     import kuzu
 
+    from glm_dspy.graphs.store import MAX_DB_BYTES
+
     printed = print_query(parse(text))
     assert ".." not in printed
-    connection = kuzu.Connection(kuzu.Database(str(tmp_path / "db")))
+    connection = kuzu.Connection(kuzu.Database(str(tmp_path / "db"), max_db_size=MAX_DB_BYTES))
     assert connection.execute(printed).get_next() == [value]

@@ -10,6 +10,7 @@ import pytest
 
 from glm_dspy.graphs.kuzu_source import kuzu_graph
 from glm_dspy.graphs.name_choice import choose_text_features, parse_name_properties
+from glm_dspy.graphs.store import MAX_DB_BYTES
 
 THEIR_SCHEMA = [  # someone else's layout: SERIAL keys that repeat across tables, a STRING key, Unicode
     "CREATE NODE TABLE Person(pid SERIAL PRIMARY KEY, fullName STRING, born INT32, bday DATE, degree INT64)",
@@ -32,7 +33,7 @@ THEIR_DATA = [
 @pytest.fixture(scope="module")
 def theirs(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("theirs") / "their.kuzu"
-    database = kuzu.Database(str(path))
+    database = kuzu.Database(str(path), max_db_size=MAX_DB_BYTES)
     connection = kuzu.Connection(database)
     for statement in THEIR_SCHEMA + THEIR_DATA:
         connection.execute(statement)
