@@ -164,3 +164,10 @@ def test_two_names_that_share_a_word_are_two_things(nobel_graph):
         holds = nobel_graph.store.query(shared, {"a": "Marie Curie", "b": other})[0]["c"] > 0
         answer = discriminate.answer(f"Did Marie Curie share a prize with {other}?", StepLog())
         assert answer is not None and answer[0] == ("yes" if holds else "no"), other
+
+
+def test_a_noun_at_the_end_of_a_copular_question_is_no_verb():
+    """ "What is the family name of the 1935 physics laureate?" ends on the relation's noun, with
+    the start's words before it: a noun phrase, not "Who did X mentor?"."""
+    words = object_words("What is the family name of the 1935 physics laureate?")
+    assert asked_role(words, frozenset({"1935", "physics"}), "laureate", None) is None

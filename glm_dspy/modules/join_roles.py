@@ -84,8 +84,8 @@ def source_role(words: list[str], own: frozenset[str], other: frozenset[str], re
 
 
 WH = frozenset({"who", "whom", "what", "which"})
-AUXILIARIES = frozenset({"did", "does", "do", "has", "have", "had", "was", "were", "is", "are", "will", "would",
-                         "can", "could"})
+DO_SUPPORT = frozenset({"did", "does", "do", "will", "would", "can", "could"})  # "Who did X mentor?": X acts
+AUXILIARIES = DO_SUPPORT | {"has", "have", "had", "was", "were", "is", "are"}
 
 
 def fronted(words: list[str]) -> bool:
@@ -104,7 +104,8 @@ def asked_role(words: list[str], own: frozenset[str], relation: str, inverse: st
     nothing after it but a preposition ("Who did X mentor?") makes X the asked thing's <noun>:
     X at the target; the inverse's name so said ("Who was X a student of?", "Who did X study
     under?") puts X at the source; a last "by" is a passive ("Who was X mentored by?"), which
-    turns it."""
+    turns it. A verb needs "did", "does" or a modal before X: "What is the family name of the
+    1935 physics laureate?" ends on a noun, not a verb."""
     if not fronted(words) or "_" in relation or prepositional(relation):
         return None
     own = {w for w in own if w not in FUNCTION_WORDS}
@@ -122,7 +123,8 @@ def asked_role(words: list[str], own: frozenset[str], relation: str, inverse: st
                 return source
             if rest == ["by"]:
                 return not source
-            if words[i - 1] not in NOUN_BEFORE and all(w in PREPOSITIONS for w in rest):
+            if words[i - 1] not in NOUN_BEFORE and all(w in PREPOSITIONS for w in rest) \
+                    and any(w in DO_SUPPORT for w in words[1:3]):  # not "What is the 1935 physics laureate?"
                 return source
     return None
 
