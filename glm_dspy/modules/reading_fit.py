@@ -56,8 +56,9 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
     stems; None: roles not read): a reading that takes a named thing in the role the question's
     grammar does not give it costs ROLE_COST, more than the embedder's cosine tells the two ways
     apart (it is blind to direction: "X -> mentor" sits nearer "Who did X mentor?" than X's
-    students do, by up to 0.15): the grammar fixes the direction (glm_dspy/modules/join_roles.py: "Did X mentor
-    Y?" is Y's mentor X, "Who did X mentor?" X's students)."""
+    students do, by up to 0.15): the grammar fixes the direction
+    (glm_dspy/modules/join_roles.py: "Did X mentor Y?" is Y's mentor X, "Who did X mentor?" X's
+    students)."""
     hops = hops_of(c)
     back = said_back(c, words)
     passive, inverse = passive or {}, inverse or {}
@@ -184,11 +185,14 @@ def repeated(c: Candidate, said: Counter, same: Counter = Counter(), inverse: di
     one word said by the one word the graph names it by the other way (`inverse`: mentor ->
     student) is said once either way: "a student of Y" takes mentor once, not twice."""
     inverse = inverse or {}
-    one_word = {word_stem(name): word_stem(kept) for kept, name in inverse.items() if "_" not in kept + name}
-    said = sum((Counter({one_word.get(word, word): n}) for word, n in said.items()), Counter())
+    folded = {kept: name for kept, name in inverse.items() if "_" not in kept + name}  # one word each way
+    as_kept = {word_stem(name): word_stem(kept) for kept, name in folded.items()}
+    said_once = Counter()
+    for word, n in said.items():
+        said_once[as_kept.get(word, word)] += n
+    said = said_once
     taken = Counter(word_stem(w) for hop in hops_of(c) for w in hop.relation.split("_")) \
-        + Counter(word_stem(w) for hop in hops_of(c)
-                  if not hop.outgoing and "_" in hop.relation + inverse.get(hop.relation, "_")
+        + Counter(word_stem(w) for hop in hops_of(c) if not hop.outgoing and hop.relation not in folded
                   for w in inverse.get(hop.relation, "").split("_") if w)
     return sum(max(0, n - max(1, taken[word])) + max(0, taken[word] - n - same[word]) for word, n in said.items())
 
