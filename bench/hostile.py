@@ -8,8 +8,10 @@ validate and execute (the path each query of Act takes) on the built Nobel graph
 Per kind of case: how many were refused by the gate, ran to an end, or were stopped (Kuzu's
 timeout, its buffer pool, the fetch caps); the longest a case took against its deadline; files
 written (outside a scratch dir given as {out}) or /etc/passwd content seen; whether the
-database's bytes changed; the process's resident memory growth at its peak (Kuzu bounds query
-memory by its buffer pool; graphs/store.py). The same cases run in `make test`
+database's bytes changed; whether the next query ran; the process tree's resident memory growth
+at its peak (the questions' queries run in workers bounded by their buffer pool and address
+space: graphs/store.py, graphs/query_pool.py); then what a lookup costs in a worker against in
+this process. The same cases run in `make test`
 (tests/test_hostile_cypher.py), which asserts what this measures. Prints one table, then one
 JSON line.
 """
@@ -126,9 +128,54 @@ MEMORY = [  # cartesian products and string or list blow-ups
     "MATCH (a), (b) RETURN DISTINCT a.id + b.id + a.id + b.id AS x",
     "MATCH (a), (b), (c) RETURN a.id, b.id, c.id",
 ]
+CRASHES = [  # Kuzu 0.11.3 segfaults (exit 139) or reads out of bounds on these: refused, or one failed query
+    "RETURN nodes(NULL) AS x",
+    "RETURN id(NULL) AS x",
+    "RETURN properties(NULL, 'name') AS x",
+    "MATCH (l:laureate) WHERE l.id IN NULL RETURN l.name",
+    "RETURN list_sum(NULL) AS x",
+    "RETURN date('10000-01-01') AS d",
+    "RETURN date('2020-01-01') + CAST('3000000 days' AS INTERVAL) AS d",
+    "RETURN regexp_extract('abc', '(a)', -1) AS x",
+    "RETURN size(regexp_extract('abc', '(a)', -1)) AS x",
+    "RETURN label(NULL) AS x",
+    "RETURN list_contains(NULL, 1) AS x",
+    "RETURN list_product(NULL) AS x",
+]
+PARSER = [  # texts that cost the gate's parser time, stack or a stray exception
+    "RETURN " + "({x: " * 16 + "1" + "})" * 16 + " AS v",
+    "RETURN " + "(({x: " * 12 + "1" + "}))" * 12 + " AS v",
+    "RETURN " + "+".join(["1"] * 1500) + " AS x",
+    "RETURN '\\U00110000' AS x",
+    "RETURN '\ud800' AS x",
+    "RETURN 'a\u0001' AS x",
+    "RETURN " + "[" * 5000 + "]" * 5000 + " AS x",
+]
+PLANNING = [  # planned outside Kuzu's timeout: the worker is killed
+    " UNION ALL ".join(["MATCH " + ", ".join(f"(n{i})-[]-(n{j})" for i in range(9) for j in range(i + 1, 9))
+                        + " RETURN count(*) AS c"] * 7),
+    "RETURN levenshtein(concat(" + ", ".join(["'" + "ab" * 200 + "'"] * 200) + "), concat("
+    + ", ".join(["'" + "ba" * 200 + "'"] * 200) + ")) AS d",
+]
+OUTSIDE_POOL = [  # strings and lists that Kuzu builds outside its buffer pool
+    "UNWIND range(1, 10000) AS a UNWIND range(1, 300) AS b RETURN collect({a: a, b: b}) AS l",
+    "UNWIND range(1, 10000) AS a UNWIND range(1, 1000) AS b RETURN collect(concat('xxxxxxxxxxxxxxxx', "
+    "string(a), string(b))) AS l",
+    "UNWIND range(1, 3000) AS a WITH collect(range(1, 10000)) AS l RETURN size(l) AS n",
+]
+BENIGN = [  # must run: keywords as names, floats as Kuzu reads them
+    "WITH 1 AS set RETURN set",
+    "WITH 1 AS use RETURN use",
+    "WITH 1 AS update RETURN update",
+    "RETURN 1e16 AS x",
+    "RETURN .5 AS x",
+    "MATCH (l:laureate {name: 'Marie Curie'}) RETURN l.name AS name",
+]
 CASES = [(kind, query) for kind, queries in (("bypass", BYPASSES), ("second statement", SECOND_STATEMENTS),
                                              ("file", FILES), ("admin", ADMIN), ("hang", HANGS),
-                                             ("memory", MEMORY)) for query in queries]
+                                             ("memory", MEMORY), ("crash", CRASHES), ("parser", PARSER),
+                                             ("planning", PLANNING), ("outside pool", OUTSIDE_POOL),
+                                             ("benign", BENIGN)) for query in queries]
 
 
 
@@ -139,11 +186,21 @@ def digest(db_dir: Path) -> str:
 
 
 def rss_mb() -> float:
-    return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    """Resident memory of this process and its children (the question workers), in MiB."""
+    import psutil
+
+    me = psutil.Process()
+    total = 0
+    for process in [me, *me.children(recursive=True)]:
+        try:
+            total += process.memory_info().rss
+        except psutil.Error:  # a worker that ended meanwhile
+            pass
+    return total / 2**20
 
 
 class PeakMemory:
-    """The process's peak resident memory while the block runs, sampled every 20 ms."""
+    """The process tree's peak resident memory while the block runs, sampled every 20 ms."""
 
     def __enter__(self) -> "PeakMemory":
         self.peak, self._stop = rss_mb(), threading.Event()
@@ -158,6 +215,20 @@ class PeakMemory:
     def __exit__(self, *exc) -> None:
         self._stop.set()
         self._thread.join()
+
+
+def isolation_overhead(store, num_queries: int = 300) -> dict:
+    """Milliseconds a primary-key lookup takes through `read` (gate, question worker) and through
+    `query` (this process, a fresh connection), the same query, after a warm-up."""
+    lookup = "MATCH (l:laureate {id: 'l6'}) RETURN l.name AS name"
+    timings = {}
+    for name, run in (("worker_ms", store.read), ("in_process_ms", store.query)):
+        run(lookup)
+        started = time.perf_counter()
+        for _ in range(num_queries):
+            run(lookup)
+        timings[name] = (time.perf_counter() - started) / num_queries * 1000
+    return timings | {"ratio": timings["worker_ms"] / timings["in_process_ms"]}
 
 
 def main() -> None:
@@ -197,14 +268,18 @@ def main() -> None:
             row["peak_growth_mb"] = max(row["peak_growth_mb"], memory.peak - base_mb)
             row["passwd_seen"] += PASSWD in f"{problem} {run_problem} {result!r:.1000000}"
             row["files_written"] += sum(1 for _ in out.rglob("*")) + sum(1 for _ in work.rglob("*"))
+            row["next_failed"] += graph.store.read("RETURN 1 AS alive").rows != [{"alive": 1}]
+        overhead = isolation_overhead(graph.store)
     changed = digest(args.db) != before
     print(f"{'kind':18} {'cases':>5} {'refused':>7} {'ran':>4} {'stopped':>7} {'max s':>6} {'deadline s':>10} "
-          f"{'files':>5} {'passwd':>6} {'peak +MB':>8}")
+          f"{'files':>5} {'passwd':>6} {'peak +MB':>8} {'next failed':>11}")
     for kind, row in rows.items():
         print(f"{kind:18} {row['cases']:5.0f} {row['refused']:7.0f} {row['ran']:4.0f} {row['stopped']:7.0f} "
               f"{row['max_s']:6.2f} {2 * deadline_s + 1:10.1f} {row['files_written']:5.0f} {row['passwd_seen']:6.0f} "
-              f"{row['peak_growth_mb']:8.0f}")
+              f"{row['peak_growth_mb']:8.0f} {row['next_failed']:11.0f}")
     print(f"database bytes changed: {changed}")
+    print(f"a lookup in a question worker / in this process: {overhead['worker_ms']:.2f} / "
+          f"{overhead['in_process_ms']:.2f} ms ({overhead['ratio']:.1f}x), gate included")
     print(json.dumps({"cases": sum(r["cases"] for r in rows.values()),
                       "refused": sum(r["refused"] for r in rows.values()),
                       "ran": sum(r["ran"] for r in rows.values()), "stopped": sum(r["stopped"] for r in rows.values()),
@@ -212,7 +287,8 @@ def main() -> None:
                       "files_written": sum(r["files_written"] for r in rows.values()),
                       "passwd_seen": sum(r["passwd_seen"] for r in rows.values()),
                       "peak_growth_mb": round(max(r["peak_growth_mb"] for r in rows.values())),
-                      "database_changed": changed}))
+                      "next_failed": sum(r["next_failed"] for r in rows.values()),
+                      "database_changed": changed, "isolation": overhead}))
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ class Graph:
         for executor in self._executors:
             executor.close()
         self._executors.clear()
+        self.store.close()  # its question workers; started again by the next `read`
 
     def __deepcopy__(self, memo) -> "Graph":
         return self  # a database handle is shared, never copied (DSPy optimizers deep-copy programs)

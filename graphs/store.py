@@ -8,25 +8,25 @@ from the schema, values through `glm_dspy.graphs.literal`). `read` and `explain`
 wrote or a pass changed: only after `glm_dspy.graphs.cypher.gate` (one reading statement, allow-listed
 functions) and only as the text the gate printed from its parse, never the text that came in.
 
-Invariants: a `GraphStore` owns one read-only `kuzu.Database`; every query runs on a fresh
-`kuzu.Connection` (0.03 ms), so no setting or transaction outlives it and concurrent agents
-never share one. Every query runs under the store's query timeout, cut to the time left before
-the thread's deadline (graphs/deadline.py) when one is set; past that deadline no query starts.
-`read` fetches under the same clock and stops at MAX_FETCH_ROWS rows or MAX_FETCH_BYTES,
-saying so. Kuzu bounds its own memory by its buffer pool: a query that needs more fails with
-Kuzu's "buffer pool is full" (checked on 0.11.3), and the process lives on. A model's queries
-run on a second read-only `kuzu.Database` over the same files, opened on first use, whose pool
-is `question_buffer_pool_bytes` (512 MiB): all of them together hold at most that much, plus
-what `read` fetches, however hostile (`python -m glm_dspy.bench.hostile` measures it); the graph
-functions keep their own, larger pool (`buffer_pool_bytes`).
+Invariants: a `GraphStore` owns one read-only `kuzu.Database` for its own queries; each runs on
+a fresh `kuzu.Connection` (0.03 ms), so no setting or transaction outlives it. Every query runs
+under the store's query timeout, cut to the time left before the thread's deadline
+(graphs/deadline.py) when one is set; past that deadline no query starts.
+A model's (and a reading's) queries never run in this process: `read` and `explain` send the
+gated text to a warm question worker (graphs/query_pool.py, graphs/query_worker.py: at most
+`num_question_workers` children, each with the database open read-only, a buffer pool of
+`question_buffer_pool_bytes` and `question_memory_bytes` of address space beyond it). Kuzu
+crashing on a query is a QueryCrashed, a query past its time is killed (QueryLimit), a query
+past its memory fails in its worker (QueryLimit); the worker is replaced and this process lives
+on. `read` fetches under the same clock and stops at MAX_FETCH_ROWS rows or MAX_FETCH_BYTES,
+saying so (`python -m glm_dspy.bench.hostile` measures the bounds).
 What a node shows (the NodeInfo view) is graphs/node_info.py's, on top of `GraphStore.query`.
 """
 
 from __future__ import annotations
 
 import math
-import threading
-import time
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ import kuzu
 from glm_dspy.graphs.cypher import gate
 from glm_dspy.graphs.deadline import DeadlinePassed, remaining_s
 from glm_dspy.graphs.id_index import IdIndex
+from glm_dspy.graphs.query_pool import QueryCrashed, QueryPool, WorkerSettings
 from glm_dspy.graphs.literal import identifier, string_literal
 from glm_dspy.graphs.schema import GraphSchema
 
@@ -45,7 +46,10 @@ ID_INDEX_FILE = "id_index.npz"
 DEFAULT_BUFFER_POOL_BYTES = 2 * 1024**3
 DEFAULT_QUESTION_BUFFER_POOL_BYTES = 512 * 1024**2  # the memory bound of every model-written query together
 MAX_FETCH_ROWS = 10_000  # rows `read` fetches of a model's query before it stops
-MAX_FETCH_BYTES = 16 * 1024**2  # of values (`_size`) `read` fetches before it stops
+MAX_FETCH_BYTES = 16 * 1024**2  # of values (query_worker.value_bytes) `read` fetches before it stops
+# what each question worker may allocate outside Kuzu's buffer pool (strings, lists, collect): its RLIMIT_AS
+DEFAULT_QUESTION_MEMORY_BYTES = 1024**3
+DEFAULT_QUESTION_WORKERS = 2  # the cores of the machine this was sized on; more wait for a free one
 # the address space each open database reserves (Kuzu's default is 8 TiB: a process holding
 # ~15 open at once ran out of its 128 TiB); also the largest a database may grow
 MAX_DB_BYTES = 1 << 40
@@ -62,19 +66,10 @@ class GraphStoreError(RuntimeError):
 
 
 class QueryLimit(RuntimeError):
-    """A model's query stopped at one of its limits: its time (Kuzu's "Interrupted.") or its
-    memory (Kuzu's "buffer pool is full"). Which one a runaway query meets first depends on the
-    machine; the message names it, and the process lives on either way."""
-
-
-def _limit_hit(error: RuntimeError, timeout_ms: int, pool_bytes: int) -> QueryLimit | None:
-    """The QueryLimit that Kuzu's `error` means, or None for any other error."""
-    text = str(error)
-    if "Interrupted" in text:
-        return QueryLimit(f"the query ran past its time limit ({timeout_ms / 1000:g} s)")
-    if "buffer pool is full" in text:
-        return QueryLimit(f"the query ran past its memory limit ({pool_bytes // 1024**2} MiB of buffer pool)")
-    return None
+    """A model's query stopped at one of its limits: its time (Kuzu's "Interrupted.", or its
+    worker killed past it) or its memory (Kuzu's "buffer pool is full", or the worker's address
+    space). Which one a runaway query meets first depends on the machine; the message names it,
+    and the serving process lives on either way."""
 
 
 @dataclass(slots=True)
@@ -86,33 +81,28 @@ class ReadResult:
     text: str
 
 
-def _size(value: Any) -> int:
-    """About how many bytes `value` holds once in Python (strings by length, containers summed)."""
-    if isinstance(value, (str, bytes)):
-        return len(value) + 8
-    if isinstance(value, dict):
-        return 8 + sum(len(str(key)) + _size(item) for key, item in value.items())
-    if isinstance(value, (list, tuple)):
-        return 8 + sum(_size(item) for item in value)
-    return 8
-
-
 class GraphStore:
     def __init__(self, db_dir: Path, database: kuzu.Database, schema: GraphSchema, id_index: IdIndex,
-                 query_timeout_ms: int, question_buffer_pool_bytes: int = DEFAULT_QUESTION_BUFFER_POOL_BYTES):
+                 query_timeout_ms: int, question_buffer_pool_bytes: int = DEFAULT_QUESTION_BUFFER_POOL_BYTES,
+                 question_memory_bytes: int = DEFAULT_QUESTION_MEMORY_BYTES,
+                 num_question_workers: int = DEFAULT_QUESTION_WORKERS):
         self.db_dir = db_dir
         self.schema = schema
         self.id_index = id_index
         self.query_timeout_ms = query_timeout_ms
         self._database = database
         self.question_buffer_pool_bytes = question_buffer_pool_bytes
-        self._question_database: kuzu.Database | None = None  # opened by the first `read`/`explain`
-        self._question_lock = threading.Lock()
+        self.question_memory_bytes = question_memory_bytes
+        self._questions = QueryPool(WorkerSettings(str(db_dir / DB_FILE), question_buffer_pool_bytes,
+                                                   question_memory_bytes, MAX_DB_BYTES), num_question_workers)
+        weakref.finalize(self, self._questions.close)
 
     @classmethod
     def open(cls, db_dir: Path | str, *, query_timeout_ms: int = 5000,
              buffer_pool_bytes: int = DEFAULT_BUFFER_POOL_BYTES,
-             question_buffer_pool_bytes: int = DEFAULT_QUESTION_BUFFER_POOL_BYTES) -> "GraphStore":
+             question_buffer_pool_bytes: int = DEFAULT_QUESTION_BUFFER_POOL_BYTES,
+             question_memory_bytes: int = DEFAULT_QUESTION_MEMORY_BYTES,
+             num_question_workers: int = DEFAULT_QUESTION_WORKERS) -> "GraphStore":
         db_dir = Path(db_dir)
         for name in (DB_FILE, META_FILE, ID_INDEX_FILE):
             if not (db_dir / name).exists():
@@ -123,7 +113,11 @@ class GraphStore:
         database = kuzu.Database(str(db_dir / DB_FILE), read_only=True, buffer_pool_size=buffer_pool_bytes,
                                   max_db_size=MAX_DB_BYTES)
         return cls(db_dir, database, GraphSchema.load(db_dir / META_FILE), IdIndex.load(db_dir / ID_INDEX_FILE),
-                   query_timeout_ms, question_buffer_pool_bytes)
+                   query_timeout_ms, question_buffer_pool_bytes, question_memory_bytes, num_question_workers)
+
+    def close(self) -> None:
+        """Stop the question workers (they also stop when the store is garbage-collected)."""
+        self._questions.close()
 
     # ---- running Cypher ------------------------------------------------------------------
     def _timeout_ms(self) -> int:
@@ -137,31 +131,18 @@ class GraphStore:
             timeout_ms = min(timeout_ms, remaining_ms) if timeout_ms > 0 else remaining_ms
         return timeout_ms
 
-    def _questions_database(self) -> kuzu.Database:
-        with self._question_lock:
-            if self._question_database is None:
-                self._question_database = kuzu.Database(str(self.db_dir / DB_FILE), read_only=True,
-                                                        buffer_pool_size=self.question_buffer_pool_bytes,
-                                                        max_db_size=MAX_DB_BYTES)
-            return self._question_database
-
-    def _execute(self, cypher: str, parameters: dict[str, Any] | None = None, *, question: bool = False,
-                 timeout_ms: int | None = None):
-        """The one call into Kuzu's execute: a fresh connection (to the questions' database for a
-        model's query), under `timeout_ms` (None: `_timeout_ms`). Returns (result, the monotonic
-        time the query must be fetched by, or None)."""
-        timeout_ms = self._timeout_ms() if timeout_ms is None else timeout_ms
-        connection = kuzu.Connection(self._questions_database() if question else self._database)
-        connection.set_query_timeout(timeout_ms)  # Kuzu 0.11.3: applies to the next execute; 0 means none
-        ends_at = time.monotonic() + timeout_ms / 1000 if timeout_ms > 0 else None
-        return connection.execute(cypher, parameters or {}), ends_at
+    def _execute(self, cypher: str, parameters: dict[str, Any] | None = None):
+        """The one call into Kuzu's execute in this process: a fresh connection under `_timeout_ms`."""
+        connection = kuzu.Connection(self._database)
+        connection.set_query_timeout(self._timeout_ms())  # Kuzu 0.11.3: applies to the next execute
+        return connection.execute(cypher, parameters or {})
 
     def query(self, cypher: str, parameters: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Run this project's own `cypher` and return all rows as dicts (column name -> value).
 
         Raises DeadlinePassed, without querying, when the thread's deadline has passed; Kuzu
         raises RuntimeError("Interrupted.") for a query that outlives its timeout."""
-        result, _ = self._execute(cypher, parameters)
+        result = self._execute(cypher, parameters)
         columns = result.get_column_names()
         rows = []
         while result.has_next():
@@ -170,52 +151,40 @@ class GraphStore:
         return rows
 
     def read(self, cypher: str, *, max_rows: int = MAX_FETCH_ROWS, max_bytes: int = MAX_FETCH_BYTES) -> ReadResult:
-        """Run Cypher a model wrote: gated (raises QueryRefused or CypherSyntaxError), then the
-        gate's canonical text, fetched under the query's timeout and the row and byte caps.
-        Kuzu's errors are RuntimeErrors; past the timeout (whether Kuzu was still running or the
-        rows were still being read) or the buffer pool, a QueryLimit that says which;
+        """Run Cypher a model (or a reading) wrote: gated (raises QueryRefused or
+        CypherSyntaxError), then the gate's canonical text in a question worker, fetched under
+        the query's timeout and the row and byte caps. Kuzu's errors are RuntimeErrors; past the
+        time or the memory a QueryLimit that says which; Kuzu dying on it a QueryCrashed;
         DeadlinePassed once the thread's deadline has passed."""
-        gated = gate(cypher)
-        timeout_ms = self._timeout_ms()
-        try:
-            return self._fetch(gated.text, max_rows, max_bytes, timeout_ms)
-        except QueryLimit:
-            raise
-        except RuntimeError as error:
-            if (limit := _limit_hit(error, timeout_ms, self.question_buffer_pool_bytes)) is not None:
-                raise limit from error
-            raise
-
-    def _fetch(self, text: str, max_rows: int, max_bytes: int, timeout_ms: int) -> ReadResult:
-        result, ends_at = self._execute(text, question=True, timeout_ms=timeout_ms)
-        columns = result.get_column_names()
-        rows, num_bytes, truncated = [], 0, None
-        try:
-            while result.has_next():
-                if len(rows) >= max_rows:
-                    truncated = f"more than {max_rows:,} rows; only the first {max_rows:,} were read"
-                    break
-                if ends_at is not None and len(rows) % 256 == 0 and time.monotonic() > ends_at:
-                    if (left := remaining_s()) is not None and left <= 0:
-                        raise DeadlinePassed("the question's time ran out while a query's rows were read")
-                    raise RuntimeError("Interrupted. (past the query's time limit while its rows were read)")
-                values = result.get_next()
-                num_bytes += sum(_size(value) for value in values)
-                if num_bytes > max_bytes:
-                    truncated = f"more than {max_bytes // 1024**2} MiB of values; only {len(rows):,} rows were read"
-                    break
-                rows.append(dict(zip(columns, values)))
-        finally:
-            result.close()
-        return ReadResult(rows, truncated, text)
+        text = gate(cypher).text
+        reply = self._run_question({"text": text, "max_rows": max_rows, "max_bytes": max_bytes})
+        columns = reply["columns"]
+        return ReadResult([dict(zip(columns, values)) for values in reply["rows"]], reply["truncated"], text)
 
     def explain(self, cypher: str) -> str:
         """Check that Kuzu can plan Cypher a model wrote, running nothing but EXPLAIN of the one
-        gated statement; returns the canonical text. Raises as `read` does."""
-        gated = gate(cypher)
-        result, _ = self._execute(f"EXPLAIN {gated.text}", question=True)
-        result.close()
-        return gated.text
+        gated statement in a question worker; returns the canonical text. Raises as `read` does."""
+        text = gate(cypher).text
+        self._run_question({"text": f"EXPLAIN {text}", "explain": True, "max_rows": 0, "max_bytes": 0})
+        return text
+
+    def _run_question(self, request: dict) -> dict:
+        """The worker's rows for a gated request, or the exception its error means."""
+        timeout_ms = self._timeout_ms()
+        reply = self._questions.run(request, timeout_ms)
+        if reply["op"] == "rows":
+            return reply
+        if reply["kind"] == "time":
+            if (left := remaining_s()) is not None and left <= 0:
+                raise DeadlinePassed("the question's time ran out while a query ran")
+            raise QueryLimit(f"the query ran past its time limit ({timeout_ms / 1000:g} s)")
+        if reply["kind"] == "memory":
+            if "buffer pool is full" in reply["message"]:
+                raise QueryLimit(f"the query ran past its memory limit "
+                                 f"({self.question_buffer_pool_bytes // 1024**2} MiB of buffer pool)")
+            raise QueryLimit(f"the query ran past its memory limit "
+                             f"({self.question_memory_bytes // 1024**2} MiB beyond the buffer pool)")
+        raise RuntimeError(reply["message"])
 
     # ---- lookups by id (always a labelled primary-key match with a literal) ---------------
     def name_of(self, node_id: str) -> str | None:
