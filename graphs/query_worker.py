@@ -52,7 +52,7 @@ def fetch(connection, request: dict) -> dict:
     ends_at = time.monotonic() + timeout_ms / 1000 if timeout_ms > 0 else None
     try:
         result = connection.execute(request["text"])
-    except RuntimeError as error:
+    except Exception as error:  # noqa: BLE001 - Kuzu's RuntimeError, or a TypeError of its binding
         return _error(error)
     if request.get("explain"):
         result.close()
@@ -73,15 +73,18 @@ def fetch(connection, request: dict) -> dict:
                 truncated = f"more than {max_bytes // 1024**2} MiB of values; only {len(rows):,} rows were read"
                 break
             rows.append(values)
-    except RuntimeError as error:
+    except Exception as error:  # noqa: BLE001 - as above, while fetching
         return _error(error)
     finally:
         result.close()
     return {"op": "rows", "columns": columns, "rows": rows, "truncated": truncated}
 
 
-def _error(error: RuntimeError) -> dict:
-    text = str(error)
+def _error(error: Exception) -> dict:
+    if isinstance(error, MemoryError):
+        raise error
+    text = str(error) if isinstance(error, RuntimeError) else \
+        f"{type(error).__name__}: {(str(error).splitlines() or [''])[0]}"  # one line: a binding's error names its signature
     kind = "time" if "Interrupted" in text else "memory" if "buffer pool is full" in text else "kuzu"
     return {"op": "error", "kind": kind, "message": text[:4000]}
 
@@ -128,6 +131,8 @@ def main() -> int:
         except MemoryError:
             write_frame(stdout, {"op": "error", "kind": "memory", "message": "out of memory sending rows"})
             return 3
+        except (pickle.PicklingError, TypeError, ValueError) as error:  # a value that cannot travel
+            write_frame(stdout, {"op": "error", "kind": "kuzu", "message": f"a value could not be sent: {error}"})
         if reply.get("kind") == "memory":
             return 3  # what a failed allocation left behind is not worth keeping: start fresh
     return 0

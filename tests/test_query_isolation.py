@@ -130,3 +130,27 @@ def test_the_worker_never_holds_a_writable_database(nobel_db):
     store.close()
     assert reply["op"] == "error" and "read only" in reply["message"].lower().replace("-", " ")
     assert not any(name.endswith(".wal") for name in os.listdir(Path(nobel_db)))
+
+
+def test_the_service_lives_on_after_kuzu_crashes_under_a_question(nobel_graph, tmp_path):
+    """A question whose query kills Kuzu gets one failed answer; the next question is answered."""
+    from fastapi.testclient import TestClient
+
+    from glm_dspy.runs.journal import Journal
+    from glm_dspy.serving.service import Service, create_app
+    from tests.test_batch import DyingEngine, scripted_lm
+
+    class Querying(dspy.Module):
+        def forward(self, question):
+            text = CRASHES_KUZU if "crash" in question else "MATCH (l:laureate {id: 'l6'}) RETURN l.name AS name"
+            rows = nobel_graph.store._run_question({"text": text, "max_rows": 10, "max_bytes": 1024})["rows"]
+            return dspy.Prediction(answer=str(rows[0][0]), steps=[], num_calls=0)
+
+    with Journal(tmp_path / "service.sqlite") as journal:
+        service = Service(Querying(), scripted_lm(DyingEngine()), journal, concurrency=2)
+        with TestClient(create_app(service)) as client:
+            crashed = client.post("/v1/ask", json={"question": "crash it"})
+            assert crashed.status_code == 500 and "Kuzu crashed on it (SIGSEGV)" in crashed.json()["error"]
+            assert len(crashed.json()["error"].splitlines()) == 1
+            answered = client.post("/v1/ask", json={"question": "Who is l6?"})
+            assert answered.status_code == 200 and answered.json()["answer"] == "Marie Curie", answered.text
