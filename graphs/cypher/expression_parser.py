@@ -18,6 +18,9 @@ NOT_READING = ("CREATE", "MERGE", "SET", "DELETE", "DETACH", "REMOVE", "DROP", "
                "INSTALL", "UNINSTALL", "UPDATE", "FORCE", "ATTACH", "USE", "EXPORT", "IMPORT", "CHECKPOINT",
                "BEGIN", "COMMIT", "ROLLBACK", "EXPLAIN", "PROFILE", "COMMENT", "FOREACH")
 COMPARISONS = ("=", "<>", "!=", "<", "<=", ">", ">=")
+# keywords that may follow an expression: a NOT_READING word before one is a variable (`RETURN set AS x`)
+AFTER_EXPRESSION = ("AS", "AND", "OR", "XOR", "IS", "IN", "STARTS", "ENDS", "CONTAINS", "ORDER", "SKIP", "LIMIT",
+                    "UNION", "RETURN", "THEN", "ELSE", "END", "WHEN", "ASC", "DESC", "ASCENDING", "DESCENDING")
 
 
 class ExpressionParser(TokenReader):
@@ -177,8 +180,7 @@ class ExpressionParser(TokenReader):
         if self.at("{"):
             return MapLiteral(self.properties())
         if self.at("("):
-            with self.nested():
-                return self.parenthesised()
+            return self.parenthesised_once()
         if token.is_word("CASE"):
             with self.nested():
                 return self.case()
@@ -189,13 +191,19 @@ class ExpressionParser(TokenReader):
             with self.nested():
                 return self.function_call()
         if token.kind in ("name", "quoted_name"):
-            if token.kind == "name" and str(token.value).upper() in NOT_READING:
-                raise refused_clause(str(token.value))
+            if token.kind == "name" and str(token.value).upper() in NOT_READING and not self._ends_expression(1):
+                raise refused_clause(str(token.value))  # `SET l.x`, `LOAD FROM`: a clause, not a variable
             self.advance()
             return Variable(str(token.value))
         if token.kind == "end":
             raise self.error("the query ends in the middle of an expression")
         raise self.error("expected an expression")
+
+    def _ends_expression(self, ahead: int) -> bool:
+        """Whether the token `ahead` can follow a finished expression (Kuzu's grammar): an operator,
+        the end, or a keyword that goes on after one (`AS`, `AND`, `ORDER`, ...)."""
+        token = self.peek(ahead)
+        return token.kind in ("op", "end") or token.is_word(*AFTER_EXPRESSION)
 
     def list_literal(self):
         self.expect("[")
@@ -206,6 +214,23 @@ class ExpressionParser(TokenReader):
             items.append(self.expression())
         self.expect("]")
         return ListLiteral(tuple(items))
+
+    def parenthesised_once(self):
+        """`parenthesised` at this token, parsed once: its tree (or its error) is kept by position,
+        so trying a pattern first and an expression after stays linear in the query's length
+        (else each nesting level is read twice, and 16 levels of `({x: (...)})` take seconds)."""
+        start = self.i
+        if start not in self.parenthesised_at:
+            try:
+                with self.nested():
+                    self.parenthesised_at[start] = (self.parenthesised(), self.i)
+            except CypherSyntaxError as error:
+                self.parenthesised_at[start] = (error, None)
+        found, end = self.parenthesised_at[start]
+        if end is None:
+            raise found
+        self.i = end
+        return found
 
     def parenthesised(self):
         """`( expression )`, or a pattern used as a predicate: `(a)-[:r]->(:b)`."""

@@ -11,31 +11,35 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from glm_dspy.graphs.cypher.crashers import check_crashers
 from glm_dspy.graphs.cypher.errors import CypherSyntaxError, QueryRefused
 from glm_dspy.graphs.cypher.parser import parse
 from glm_dspy.graphs.cypher.printer import print_query
-from glm_dspy.graphs.cypher.syntax import Cast, FunctionCall, ListLiteral, Literal, Query, RelPattern, walk
+from glm_dspy.graphs.cypher.syntax import Cast, FunctionCall, ListLiteral, Literal, Query, RelPattern, children, walk
 
 MAX_HOPS = 10  # upper bound of a variable-length relationship; Kuzu's own default is 30
 MAX_RANGE = 10_000  # elements `range(a, b)` may make
 MAX_LIST_ITEMS = 10_000
+# how deep a tree may be: every pass and the printer recurse on it (Python's stack: 1,000 frames);
+# `1+1+...+1` of 1,500 terms is 1,500 deep
+MAX_TREE_DEPTH = 200
 # Kuzu 0.11.3 functions a reading query may call: aggregates, and scalars whose output is at most
 # a small multiple of their input. Generators (lpad, rpad, repeat, range beyond MAX_RANGE),
 # table functions and anything touching files, settings or the catalog are not here.
 FUNCTIONS = frozenset("""
 count sum avg min max collect
 size length lower upper tolower toupper lcase ucase trim ltrim rtrim substring substr left right
-starts_with ends_with contains prefix suffix reverse concat string tostring to_string initcap
-levenshtein jaro_winkler_similarity regexp_matches regexp_extract regexp_extract_all regexp_split_to_array
+starts_with ends_with contains prefix suffix reverse concat string to_string initcap
+levenshtein regexp_matches regexp_extract regexp_extract_all regexp_split_to_array
 string_split split_part array_extract list_extract list_element list_contains list_has array_contains
 list_position list_distinct list_unique list_sort list_reverse_sort list_reverse list_sum list_product
-list_concat list_cat array_concat list_slice list_any_value list_has_all list_to_string head last tail
-coalesce ifnull nullif greatest least abs round floor ceil ceiling sign sqrt pow power log log2 log10 ln exp
-tointeger to_int64 to_int32 to_int16 to_int8 to_uint64 to_double tofloat to_float toboolean to_bool
-date date_part datepart date_trunc datetrunc year month day dayname monthname last_day
+list_concat list_cat array_concat list_slice list_any_value list_has_all list_to_string
+coalesce ifnull nullif greatest least abs round floor ceil ceiling sign sqrt pow log log2 log10 ln
+to_int64 to_int32 to_int16 to_int8 to_uint64 to_double to_float to_bool
+date date_part datepart date_trunc datetrunc dayname monthname last_day
 label labels id nodes rels relationships properties is_trail is_acyclic offset typeof
 range
-""".split())
+""".split())  # each one Kuzu 0.11.3 has (`CALL show_functions()`; tests/test_gate_functions.py)
 CAST_TYPES = frozenset("INT8 INT16 INT32 INT64 INT128 UINT8 UINT16 UINT32 UINT64 FLOAT DOUBLE STRING BOOL "
                        "BOOLEAN DATE TIMESTAMP INTERVAL SERIAL".split())
 
@@ -49,12 +53,20 @@ class GatedQuery:
 
 def gate(text: str) -> GatedQuery:
     """Parse `text` and check it; raises QueryRefused (a clause, function or bound it may not
-    use) or CypherSyntaxError (not Cypher this parser reads)."""
-    return gate_tree(parse(text))
+    use) or CypherSyntaxError (not Cypher this parser reads), and nothing else, for any str."""
+    if not isinstance(text, str):
+        raise CypherSyntaxError(f"a query is text, not {type(text).__name__}")
+    _check_unicode(text, "the query")
+    try:
+        return gate_tree(parse(text))
+    except RecursionError:  # a backstop behind MAX_DEPTH and MAX_TREE_DEPTH
+        raise QueryRefused("the query nests too deeply to check") from None
 
 
 def gate_tree(tree: Query) -> GatedQuery:
     """Check an already parsed (or pass-rewritten) tree; the same rules as `gate`."""
+    _check_depth(tree)
+    check_crashers(tree)
     tree = _bounded_hops(tree)
     for node in walk(tree):
         if isinstance(node, FunctionCall):
@@ -70,7 +82,28 @@ def gate_tree(tree: Query) -> GatedQuery:
         text = print_query(tree)
     except ValueError as error:  # a name or string the printer will not write (control characters)
         raise QueryRefused(str(error)) from None
+    _check_unicode(text, "a string or name of the query")
     return GatedQuery(tree, text)
+
+
+def _check_unicode(text: str, what: str) -> None:
+    """Kuzu takes UTF-8: a lone surrogate (from `\\ud800` or undecodable bytes) cannot be sent."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise QueryRefused(f"{what} holds {text[error.start]!r} at character {error.start}, which is not "
+                           "Unicode text (a lone surrogate)") from None
+
+
+def _check_depth(tree: Query) -> None:
+    """Refuse a tree deeper than MAX_TREE_DEPTH, measured without recursion."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            raise QueryRefused(f"the query nests {MAX_TREE_DEPTH}+ levels deep (a chain of that many operators, "
+                               "or brackets): write it with fewer")
+        stack.extend((child, depth + 1) for child in children(node))
 
 
 def _check_function(call: FunctionCall) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from glm_dspy.graphs.cypher.errors import CypherSyntaxError
+from glm_dspy.graphs.literal import KEYWORDS
 
 # Kuzu's grammar (oC_Dash, oC_LeftArrowHead, oC_RightArrowHead) reads these as '-', '<', '>'
 DASHES = "\u00ad\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
@@ -98,8 +99,13 @@ def tokenize(text: str) -> list[Token]:
 
 
 def _after_value(tokens: list[Token]) -> bool:
-    """Whether a '.' here follows something it could look a property up on (`a.1` is no number)."""
-    return bool(tokens) and (tokens[-1].kind in ("name", "quoted_name") or tokens[-1].value in (")", "]"))
+    """Whether a '.' here follows something it could look a property up on (`a.1` is no number;
+    after a keyword, as in `RETURN .5`, it starts one)."""
+    if not tokens:
+        return False
+    last = tokens[-1]
+    return (last.kind == "quoted_name" or last.kind == "name" and str(last.value).upper() not in KEYWORDS
+            or last.value in (")", "]"))
 
 
 def _string(text: str, start: int) -> tuple[str, int]:
@@ -118,6 +124,8 @@ def _string(text: str, start: int) -> tuple[str, int]:
             digits = text[i + 2: i + 2 + width] if width else ""
             if not width or len(digits) != width or any(c not in "0123456789abcdefABCDEF" for c in digits):
                 raise CypherSyntaxError("a string has an unknown escape", text, i)
+            if int(digits, 16) > 0x10FFFF:
+                raise CypherSyntaxError(f"the escape \\{code}{digits} is past the last Unicode character", text, i)
             parts.append(chr(int(digits, 16)))
             i += 2 + width
             continue

@@ -178,5 +178,5 @@ def _literal(value) -> str:
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError(f"not a finite number: {value}")
-        return repr(value)
+        return repr(value).replace("e+", "e")  # Kuzu 0.11.3 reads 1e16, not 1e+16
     return text_literal(value)

@@ -13,9 +13,10 @@ MAX_DEPTH = 64
 class TokenReader:
     def __init__(self, text: str):
         self.text = text
-        self.tokens = tokenize(text)
+        self.tokens = tokenize(text)  # at most lexer.MAX_QUERY_CHARS characters, so as many tokens
         self.i = 0
         self.depth = 0
+        self.parenthesised_at: dict[int, tuple] = {}  # token index -> (tree or error, index after it)
 
     @property
     def token(self) -> Token:
