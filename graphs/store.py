@@ -26,6 +26,8 @@ What a node shows (the NodeInfo view) is graphs/node_info.py's, on top of `Graph
 from __future__ import annotations
 
 import math
+import os
+import stat
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,6 +65,25 @@ def connect(db_path: Path, *, read_only: bool, buffer_pool_bytes: int = DEFAULT_
 
 class GraphStoreError(RuntimeError):
     """The database directory is missing, incomplete or unreadable."""
+
+
+def check_database_files(db_dir: Path) -> None:
+    """`db_dir` holds the files `glm-dspy build` writes, each a regular file (a named pipe, a
+    socket, a device or a folder in its place is refused before anything opens it: opening a
+    pipe blocks forever). Looks with stat only; raises GraphStoreError naming the file."""
+    build = f"build one with `glm-dspy build DATASET --db {db_dir}`"
+    if not db_dir.is_dir():
+        raise GraphStoreError(f"{db_dir} is not a folder; {build}")
+    for name in (DB_FILE, META_FILE, ID_INDEX_FILE):
+        try:
+            mode = os.stat(db_dir / name).st_mode
+        except FileNotFoundError:
+            raise GraphStoreError(f"{db_dir} is not a glm-dspy graph database (missing {name}); {build}") from None
+        except OSError as error:
+            raise GraphStoreError(f"{db_dir / name}: cannot be read ({error.strerror})") from None
+        if not stat.S_ISREG(mode):
+            kind = "a folder" if stat.S_ISDIR(mode) else "a named pipe" if stat.S_ISFIFO(mode) else "not a regular file"
+            raise GraphStoreError(f"{db_dir / name} is {kind}, not the file `glm-dspy build` writes; {build}")
 
 
 class QueryLimit(RuntimeError):
@@ -104,12 +125,7 @@ class GraphStore:
              question_memory_bytes: int = DEFAULT_QUESTION_MEMORY_BYTES,
              num_question_workers: int = DEFAULT_QUESTION_WORKERS) -> "GraphStore":
         db_dir = Path(db_dir)
-        for name in (DB_FILE, META_FILE, ID_INDEX_FILE):
-            if not (db_dir / name).exists():
-                raise GraphStoreError(
-                    f"{db_dir} is not a glm-dspy graph database (missing {name}); "
-                    f"build one with `glm-dspy build DATASET --db {db_dir}`"
-                )
+        check_database_files(db_dir)
         database = kuzu.Database(str(db_dir / DB_FILE), read_only=True, buffer_pool_size=buffer_pool_bytes,
                                   max_db_size=MAX_DB_BYTES)
         return cls(db_dir, database, GraphSchema.load(db_dir / META_FILE), IdIndex.load(db_dir / ID_INDEX_FILE),

@@ -28,14 +28,19 @@ def positive_int(text: str) -> int:
     return value
 
 
+MAX_SECONDS = 86_400.0  # a day: the longest any --timeout may be (Kuzu's timeout is a 64-bit count of ms)
+
+
 def positive_float(text: str) -> float:
-    """A finite number > 0 (seconds)."""
+    """A finite number of seconds > 0 and at most MAX_SECONDS."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text}")
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_SECONDS:,.0f} seconds (a day), got {text}")
     return value
 
 

@@ -72,7 +72,16 @@ def cmd_query(args) -> int:
     from glm_dspy.graphs.cypher import CypherSyntaxError, QueryRefused
     from glm_dspy.graphs.store import GraphStore
 
-    cypher = sys.stdin.read() if args.cypher == "-" else args.cypher
+    if args.cypher == "-":
+        data = sys.stdin.buffer.read()
+        try:
+            cypher = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            console.print(f"[red]refused:[/] stdin is not UTF-8 text (byte {error.start}: {data[error.start:error.start + 1]!r})",
+                          soft_wrap=True)
+            return 1
+    else:
+        cypher = args.cypher
     store = GraphStore.open(args.db, query_timeout_ms=max(1, round(args.timeout * 1000)))
     try:
         result = store.read(cypher, max_rows=args.max_rows)
