@@ -26,6 +26,10 @@ NUM_QUESTIONS = 16
 QUESTIONS = [f"Who wrote paper number {i}?" for i in range(NUM_QUESTIONS)]
 ENGINE = dict(max_model_len=1536, kv_cache_gib=1, max_tokens=24, cache=False)  # not test_lm's engine: this one dies
 ROOT = Path(__file__).resolve().parent.parent
+# the killed-process test: fewer questions, and bounds that only guard against a hang; its verdict
+# rests on the journal's states, never on how fast a loaded 2-core machine runs (waits: `until_journal`)
+NUM_KILLED_QUESTIONS, NUM_DONE_AT_KILL = 8, 3
+HANG_GUARD_S = 1800
 
 
 def crash_engine(transport) -> None:
@@ -66,6 +70,19 @@ def test_an_engine_that_dies_mid_batch_is_restarted_and_every_question_is_answer
         engine.close()
 
 
+def until_journal(journal: Path, process: subprocess.Popen, reached) -> bool:
+    """Wait until the journal's states satisfy `reached` (True), or the process ends (False);
+    HANG_GUARD_S only guards against a hang."""
+    guard = time.monotonic() + HANG_GUARD_S
+    while time.monotonic() < guard and process.poll() is None:
+        if journal.exists():
+            with Journal(journal) as opened:
+                if reached(opened.states()):
+                    return True
+        time.sleep(0.2)
+    return False
+
+
 BATCH_SCRIPT = """
 import sys
 import dspy
@@ -86,21 +103,13 @@ def test_a_killed_process_run_again_on_its_journal_finishes_the_batch_answering_
     journal = tmp_path / "batch.sqlite"
     script = tmp_path / "batch.py"
     script.write_text(BATCH_SCRIPT)
-    command = [sys.executable, str(script), str(tiny_model), str(tiny_db), str(journal), str(NUM_QUESTIONS)]
+    command = [sys.executable, str(script), str(tiny_model), str(tiny_db), str(journal), str(NUM_KILLED_QUESTIONS)]
     env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": "1", "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT)}
     first = subprocess.Popen(guarded(command), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT)
     try:
-        deadline = time.monotonic() + 300
-        done_before = []
-        while time.monotonic() < deadline and first.poll() is None:
-            if journal.exists():
-                with Journal(journal) as opened:
-                    states = opened.states()
-                if sum(s.status == "done" for s in states) >= 4:
-                    first.send_signal(signal.SIGKILL)  # no clean-up of any kind
-                    break
-            time.sleep(0.2)
-        first.wait(timeout=30)
+        if until_journal(journal, first, lambda states: sum(s.status == "done" for s in states) >= NUM_DONE_AT_KILL):
+            first.send_signal(signal.SIGKILL)  # no clean-up of any kind
+        first.wait(timeout=HANG_GUARD_S)
         assert first.returncode == -signal.SIGKILL, first.stdout.read().decode()[-3000:]
     finally:
         if first.poll() is None:
@@ -109,14 +118,14 @@ def test_a_killed_process_run_again_on_its_journal_finishes_the_batch_answering_
         before = {s.id: s for s in opened.states()}
     done_before = {qid for qid, s in before.items() if s.status == "done"}
     cut_off = {qid for qid, s in before.items() if s.status == "running"}
-    assert 4 <= len(done_before) < NUM_QUESTIONS and cut_off
+    assert NUM_DONE_AT_KILL <= len(done_before) < NUM_KILLED_QUESTIONS and cut_off
 
-    second = subprocess.run(guarded(command), env=env, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    second = subprocess.run(guarded(command), env=env, capture_output=True, text=True, cwd=ROOT, timeout=HANG_GUARD_S)
     assert second.returncode == 0, second.stdout[-3000:] + second.stderr[-3000:]
-    assert f"ANSWERED {NUM_QUESTIONS}" in second.stdout
+    assert f"ANSWERED {NUM_KILLED_QUESTIONS}" in second.stdout
     with Journal(journal) as opened:
         after = {s.id: s for s in opened.states()}
-    assert len(after) == NUM_QUESTIONS and all(s.status == "done" for s in after.values())
+    assert len(after) == NUM_KILLED_QUESTIONS and all(s.status == "done" for s in after.values())
     for qid in done_before:  # finished before the kill: not run again, the same prediction
         assert after[qid].runs == before[qid].runs and after[qid].prediction == before[qid].prediction
     for qid in cut_off:  # cut off by the kill: resumed, once

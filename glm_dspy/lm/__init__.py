@@ -1,7 +1,7 @@
 """The GLM LM client: a DSPy engine over vLLM that renders prompts itself and tags cache segments,
 and the local LLMs it runs (models.py: the registry, fetched offline and converted for vLLM).
 
-    lm = make_lm()                       # in-process vLLM, default model (started now, shared)
+    lm = make_lm()                       # in-process vLLM, default model (started by the first call, shared)
     lm = make_lm(server="http://localhost:8000")
     with dspy.context(lm=lm), query_context("q-17"):
         program(question=...)

@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass
 from dspy import lm15
 
 from glm_dspy.backends.vllm_priority.hints import encode_hints
+from glm_dspy.graphs.deadline import DeadlinePassed, remaining_s
 from glm_dspy.lm.observe import report_call
 from glm_dspy.lm.query import current_decoding_listener, current_query_id, listen_for_finished_queries
 from glm_dspy.lm.render import PromptRenderer, RenderedPrompt
@@ -111,9 +112,10 @@ class VllmEngine:
         started, started_at = time.perf_counter(), time.time()
         first_token_s = None
         chunks = []
-        with _naming_query(query_id):
+        timeout_s, is_cut = self._call_timeout()
+        with _naming_query(query_id), _deadline_cut(is_cut):
             for chunk in self.transport.generate(list(prompt.token_ids), params, self._hints(query_id, prompt),
-                                                 stream=listener is not None, timeout_s=self.timeout_s):
+                                                 stream=listener is not None, timeout_s=timeout_s):
                 chunks.append(chunk)
                 if listener is not None and chunk.text:
                     first_token_s = first_token_s or time.perf_counter() - started
@@ -131,12 +133,13 @@ class VllmEngine:
         prompt, params, query_id = self._prepare(request)
         started, started_at = time.perf_counter(), time.time()
         first_token_s = None
+        timeout_s, is_cut = self._call_timeout()
         yield lm15.StreamStartEvent(model=self.model)
         generation = self.transport.generate(list(prompt.token_ids), params, self._hints(query_id, prompt),
-                                             stream=True, timeout_s=self.timeout_s)
+                                             stream=True, timeout_s=timeout_s)
         try:
             while True:
-                with _naming_query(query_id):
+                with _naming_query(query_id), _deadline_cut(is_cut):
                     chunk = next(generation, None)
                 if chunk is None:
                     return
@@ -151,6 +154,19 @@ class VllmEngine:
                                               usage=_usage(chunk), provider_data={"glm": _as_json(record)})
         finally:
             generation.close()  # aborts the request in vLLM if the consumer stopped early
+
+    def _call_timeout(self) -> tuple[float | None, bool]:
+        """(the next call's timeout, whether the question's deadline set it): the engine's own
+        per-call limit, cut to the time left before the thread's deadline (graphs/deadline.py,
+        set by GLM over a whole question). Past the deadline no call starts: DeadlinePassed."""
+        remaining = remaining_s()
+        if remaining is None:
+            return self.timeout_s, False
+        if remaining <= 0:
+            raise DeadlinePassed("the question's time ran out before an LLM call")
+        if self.timeout_s is None or remaining < self.timeout_s:
+            return remaining, True
+        return self.timeout_s, False
 
     def close(self) -> None:
         """Stop the transport (an in-process engine is freed; shared by every LM built on it)."""
@@ -235,6 +251,18 @@ class AsyncVllmEngine:
 
 
 _ENGINE_FAILURES = (lm15.ServerError, lm15.TransportError, lm15.TimeoutError)
+
+
+@contextmanager
+def _deadline_cut(is_cut: bool):
+    """A call whose timeout was the question's remaining time, timed out: the deadline passed."""
+    try:
+        yield
+    except lm15.TimeoutError as error:
+        if is_cut:
+            raise DeadlinePassed(f"the question's time ran out during an LLM call: {str(error).splitlines()[0]}") \
+                from None
+        raise
 
 
 @contextmanager

@@ -1,9 +1,11 @@
 """`make_lm`: a `dspy.LM` whose engine is vLLM, in-process (shared) or behind an OpenAI server, or
 DSPy's own client for any other OpenAI-compatible server (glm_dspy/lm/server_lm.py).
 
-The in-process engine starts eagerly, inside `make_lm`, so a broken model folder or too little
-memory fails there and not at the first question. `make_lm` calls with the same model and engine
-settings share that one vLLM engine (one KV cache, so prefixes are shared across programs), each
+The in-process engine starts on the first LLM call (glm_dspy/lm/lazy.py): a question the readings
+answer never pays for it; `lm.engine.transport.warm()` starts it ahead (the service does, in the
+background, once it answers). The model folder is resolved and its tokenizer loaded in `make_lm`, so a
+missing model fails there. `make_lm` calls with the same model and engine settings share that one
+vLLM engine (one KV cache, so prefixes are shared across programs), each
 with its own `VllmEngine` (own call log), until one of them calls `lm.engine.close()`, which stops
 the shared vLLM engine for all; the next `make_lm` starts a fresh one.
 
@@ -35,7 +37,7 @@ def make_lm(model: str | None = None, *, server: str | None = None, server_kind:
             timeout_s: float = 600.0, policy: str = "priority", **engine_kwargs) -> dspy.LM:
     """A dspy.LM on vLLM. `model`: registered name, HF folder or hub id (`glm_dspy.lm.models.resolve_model`).
 
-    server=None: the in-process engine (started now, shared); `engine_kwargs` go to vLLM's
+    server=None: the in-process engine (started by the first call, shared); `engine_kwargs` go to vLLM's
     EngineArgs (e.g. enforce_eager=False, block_size=..., num_gpu_blocks_override=...,
     scheduler_cls=...). server="http://host:port": GLM's engine on that vLLM OpenAI server, or,
     where `server_kind` says so or the server is not vLLM serving our local model, DSPy's
@@ -82,20 +84,26 @@ def make_lm(model: str | None = None, *, server: str | None = None, server_kind:
 
 
 def _inprocess_transport(model_path: str, max_model_len: int, kv_cache_gib: float, engine_kwargs: dict):
+    """The shared (transport, renderer) for these settings: a LazyTransport whose engine the first
+    LLM call starts (glm_dspy/lm/lazy.py), or the live engine a restart left in its place."""
     from glm_dspy.lm.inprocess import InprocessTransport
+    from glm_dspy.lm.lazy import LazyTransport
 
     key = (model_path, max_model_len, kv_cache_gib, repr(sorted(engine_kwargs.items())))
     with _lock:
         if key in _shared:
             transport, renderer = _shared[key]
+            if isinstance(transport, LazyTransport) and not transport.is_started:
+                return _shared[key]
+            transport = transport.started() if isinstance(transport, LazyTransport) else transport
             while transport.successor is not None:  # restarted after it died (VllmEngine.recover)
                 transport = transport.successor
             _shared[key] = transport, renderer
             if transport.is_alive():
                 return _shared[key]
         renderer = PromptRenderer.from_pretrained(model_path)
-        transport = InprocessTransport(model_path, max_model_len=max_model_len, kv_cache_gib=kv_cache_gib,
-                                       **engine_kwargs)
+        transport = LazyTransport(lambda: InprocessTransport(model_path, max_model_len=max_model_len,
+                                                             kv_cache_gib=kv_cache_gib, **engine_kwargs))
         _shared[key] = transport, renderer
         return _shared[key]
 

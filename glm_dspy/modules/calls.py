@@ -14,7 +14,9 @@ on a generic dspy.LM they do not, and the temperatures and truncations are not k
 
 A call that times out (lm15.TimeoutError anywhere along the exception's causes: the engine's
 per-call limit, or the server's per-read one) is asked again, the same prompt and config (its
-prefix is cached), after `TIMEOUT_BACKOFF_S[n]` seconds, at most `len(TIMEOUT_BACKOFF_S)` times;
+prefix is cached), after `TIMEOUT_BACKOFF_S[n]` seconds, at most `len(TIMEOUT_BACKOFF_S)` times,
+and never past the question's deadline (graphs/deadline.py: the engine cuts each call's timeout
+to it, and a call it stopped is a DeadlinePassed, raised as itself);
 then the error propagates (GLM.batch restarts the engine and resumes the query). A prompt longer
 than the model's context (a notebook or a compiled program's demos grown too long) is refused by
 the engine; the call is then recorded as "unexpected agent output" with that reason, like
@@ -38,6 +40,7 @@ from dspy.utils.exceptions import AdapterParseError
 from glm_dspy.runs.journal import current_run
 from glm_dspy.lm.backend import backend_of
 from glm_dspy.lm.observe import observe_calls
+from glm_dspy.graphs.deadline import DeadlinePassed, remaining_s
 from glm_dspy.lm.transport import cause_of, timed_out
 from glm_dspy.runs.steps import UNEXPECTED_OUTPUT, Step
 
@@ -57,8 +60,13 @@ def _ask(predictor: dspy.Module, inputs: dict[str, Any], config: dict[str, Any])
         try:
             return predictor(**inputs, config=config)
         except Exception as error:
+            if (passed := cause_of(error, DeadlinePassed)) is not None:
+                raise passed from None  # the question's deadline (DSPy raises its own error from it)
             if wait is None or not timed_out(error):
                 raise
+            if (left := remaining_s()) is not None and left <= wait:
+                raise DeadlinePassed("the question's time ran out: a timed-out LLM call is not asked again") \
+                    from error
             logger.warning("an LLM call timed out; asking again in %.0f s: %s", wait, str(error).splitlines()[0])
             time.sleep(wait)
     raise AssertionError("unreachable")

@@ -390,11 +390,20 @@ def checked_question(question: str) -> str:
     return question
 
 
+def _warm(warm) -> None:
+    """Start the engine ahead of the first call; a failure is logged, and the first call tries again."""
+    try:
+        warm()
+    except Exception:  # noqa: BLE001 - reported, never fatal: the call that needs the engine raises it
+        logger.exception("the in-process engine did not start in the background")
+
+
 def serve(db: Path, *, model: str | None = None, server: str | None = None, server_kind: str = "auto",
           api_key: str | None = None, host: str = "127.0.0.1", port: int = 8000,
           journal: Path = Path("runs/service.sqlite"), concurrency: int = 4, compiled: str | None = "default") -> None:
-    """Start the engine (or connect to `server`: `server_kind`, `api_key` as glm_dspy.configure takes
-    them), open the graph and the journal, and serve until stopped."""
+    """Open the graph and the journal, configure the LM (or connect to `server`: `server_kind`,
+    `api_key` as glm_dspy.configure takes them) and serve until stopped; the in-process engine is
+    started in the background, and questions the readings answer need not wait for it."""
     import uvicorn
 
     from glm_dspy.configuration import configure
@@ -405,4 +414,7 @@ def serve(db: Path, *, model: str | None = None, server: str | None = None, serv
         lm = configure(model, server=server, server_kind=server_kind, api_key=api_key)
         program = GLM(graph, compiled=compiled, executor=graph.executor(num_workers=max(2, concurrency)))
         service = Service(program, lm, opened, concurrency=concurrency, graph=graph)
+        warm = getattr(getattr(getattr(lm, "engine", None), "transport", None), "warm", None)
+        if warm is not None:  # the in-process engine starts in the background; readings answer meanwhile
+            threading.Thread(target=_warm, args=(warm,), name="glm-engine-warm", daemon=True).start()
         uvicorn.run(create_app(service), host=host, port=port, log_level="warning")
