@@ -1,36 +1,30 @@
 """Inputs Kuzu 0.11.3 is known to crash on (a segfault, not an error), refused on the parse.
 
-Found by running every allow-listed function with a literal NULL in each argument position, and
-date, interval and regex edge cases, each in its own process (exit -11: SIGSEGV):
+Found by running every allow-listed function with a literal NULL in each argument position (the
+others a number, a string, a list, a property, a node, a relationship, a path or a date), and date,
+interval, regex and operator edge cases, each query in a process of its own (exit -11: SIGSEGV):
 - a literal, untyped NULL as the list, node or path argument of `array_contains`, `id`, `label`,
   `labels`, `list_any_value`, `list_contains`, `list_has`, `list_product`, `list_reverse_sort`,
-  `list_sum`, `nodes`, `properties`, `relationships`, `rels`; `x IN NULL`. A typed NULL (a
-  property of an OPTIONAL MATCH) is fine. The rule is wider than the list: no function but the
-  null-handling ones is given a literal NULL (its value would be NULL anyway);
-- a date or timestamp outside years 1..9999, written (`date('10000-01-01')`) or reached by
-  arithmetic (`date('2020-01-01') + 3000000`, `+ CAST('3000000 days' AS INTERVAL)`);
-- `regexp_extract(s, re, -1)`: a negative group reads outside RE2's match array.
-A date in the data shifted by at most MAX_SHIFT_DAYS stays in range for data dates of years
-1000..8999; beyond that, the question worker's isolation (graphs/query_pool.py) is the guarantee:
-these checks make the common case fast and the message clear.
+  `list_sum`, `nodes`, `properties`, `relationships`, `rels`; `x IN NULL` (also `IN (NULL)` and
+  inside `COUNT { ... }`). A typed NULL (`CAST(NULL AS INT64[])`, a property of an OPTIONAL MATCH)
+  is fine. The rule is wider than the list: no function but the null-handling ones is given a
+  literal NULL (its value is NULL, or Kuzu's error, for every other allow-listed one but `concat`);
+- a date outside years 1..9999 (graphs/cypher/date_range.py);
+- `regexp_extract(s, re, -1)`, `regexp_extract_all(s, re, -1)`: a negative group reads outside RE2's
+  match array (a group past the last is Kuzu's error, not a crash); a group written with literals
+  must be a whole number 0, 1, ...
+These checks make the common case fast and the message clear; the question worker's isolation
+(graphs/query_pool.py) is the guarantee for what they cannot see (a NULL or a date from the data).
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import re
-
+from glm_dspy.graphs.cypher.date_range import check_dates, is_constant
 from glm_dspy.graphs.cypher.errors import QueryRefused
-from glm_dspy.graphs.cypher.syntax import Binary, Cast, FunctionCall, Literal, walk
+from glm_dspy.graphs.cypher.syntax import Binary, FunctionCall, Literal, walk
 
 NULL_TAKING = frozenset({"coalesce", "ifnull", "nullif"})
 REGEX_GROUPS = frozenset({"regexp_extract", "regexp_extract_all"})
-MAX_SHIFT_DAYS = 365_000  # about 1,000 years: the most a date may be moved by a number written in the query
-_DAY_OF = {"year": 365.25, "month": 30.44, "week": 7, "day": 1, "hour": 1 / 24, "minute": 1 / 1440,
-           "second": 1 / 86400, "millisecond": 1 / 86_400_000, "microsecond": 1 / 86_400_000_000,
-           "y": 365.25, "d": 1, "h": 1 / 24, "m": 1 / 1440, "s": 1 / 86400, "ms": 1 / 86_400_000,
-           "us": 1 / 86_400_000_000}
-_AMOUNT = re.compile(r"(-?\d+(?:\.\d+)?)\s*([a-z]+)")
 
 
 def check_crashers(tree) -> None:
@@ -40,17 +34,12 @@ def check_crashers(tree) -> None:
             _check_call(node)
         elif isinstance(node, Binary) and node.op == "IN" and _is_null(node.right):
             raise QueryRefused("`x IN NULL` crashes Kuzu 0.11.3: write a list after IN")
-        elif isinstance(node, Binary) and node.op in ("+", "-"):
-            _check_shift(node)
-        elif isinstance(node, Cast) and node.type_name.upper() in ("DATE", "TIMESTAMP"):
-            _date_of(node)
-        elif isinstance(node, Cast) and node.type_name.upper() == "INTERVAL":
-            _interval_days(node)
+    check_dates(tree)
 
 
 def _is_null(expression) -> bool:
-    return (isinstance(expression, Literal) and expression.value is None
-            or isinstance(expression, Cast) and _is_null(expression.operand))
+    """A literal NULL (Kuzu types it ANY); a CAST of one has a type and is fine."""
+    return isinstance(expression, Literal) and expression.value is None
 
 
 def _check_call(call: FunctionCall) -> None:
@@ -58,75 +47,12 @@ def _check_call(call: FunctionCall) -> None:
     if name not in NULL_TAKING and any(_is_null(arg) for arg in call.args):
         raise QueryRefused(f"{call.name}() is given a literal NULL, which crashes Kuzu 0.11.3 for several "
                            "functions: leave the call out (its value would be NULL)")
-    if name in REGEX_GROUPS and len(call.args) >= 3 and _integer(call.args[2]) is not None \
-            and _integer(call.args[2]) < 0:
-        raise QueryRefused(f"{call.name}() with a negative group crashes Kuzu 0.11.3: groups count from 0")
-    if name in ("date", "timestamp"):
-        _date_of(call)
+    if name in REGEX_GROUPS and len(call.args) >= 3 and is_constant(call.args[2]) \
+            and not _is_whole_number(call.args[2]):
+        raise QueryRefused(f"{call.name}() with a group written as anything but a whole number 0, 1, ... "
+                           "(a negative one crashes Kuzu 0.11.3): groups count from 0")
 
 
-def _integer(expression) -> int | None:
-    if isinstance(expression, Literal) and isinstance(expression.value, int) and not isinstance(expression.value, bool):
-        return expression.value
-    return None
-
-
-def _date_of(expression) -> dt.date | None:
-    """The date a literal date expression writes (`date('..')`, `timestamp('..')`, a CAST of a
-    string); None for any other expression. Refuses a year Kuzu cannot hold."""
-    if isinstance(expression, FunctionCall) and expression.name.lower() in ("date", "timestamp"):
-        written = expression.args[0] if len(expression.args) == 1 else None
-    elif isinstance(expression, Cast) and expression.type_name.upper() in ("DATE", "TIMESTAMP"):
-        written = expression.operand
-    else:
-        return None
-    if not (isinstance(written, Literal) and isinstance(written.value, str)):
-        return None
-    found = re.match(r"\s*(-?\d+)-(\d{1,2})-(\d{1,2})", written.value)
-    if found is None:
-        return None  # not a date Kuzu reads either: its own error says so
-    year = int(found.group(1))
-    if not 1 <= year <= 9999:
-        raise QueryRefused(f"the date {written.value!r} is outside years 1..9999, which crashes Kuzu 0.11.3")
-    try:
-        return dt.date(year, int(found.group(2)), int(found.group(3)))
-    except ValueError:
-        return None
-
-
-def _interval_days(expression) -> float | None:
-    """The days a literal interval (`CAST('3 days' AS INTERVAL)`) spans; refuses one past MAX_SHIFT_DAYS."""
-    if not (isinstance(expression, Cast) and expression.type_name.upper() == "INTERVAL"
-            and isinstance(expression.operand, Literal) and isinstance(expression.operand.value, str)):
-        return None
-    written = expression.operand.value
-    amounts = _AMOUNT.findall(written.lower())
-    days = sum(float(number) * _DAY_OF.get(unit.rstrip("s") if unit not in ("s", "ms", "us") else unit, 0)
-               for number, unit in amounts)
-    if abs(days) > MAX_SHIFT_DAYS:
-        raise QueryRefused(f"the interval {written!r} is longer than {MAX_SHIFT_DAYS:,} days: a date "
-                           "moved past year 9999 crashes Kuzu 0.11.3")
-    return days
-
-
-def _is_date(expression) -> bool:
-    return (isinstance(expression, FunctionCall) and expression.name.lower() in ("date", "timestamp")
-            or isinstance(expression, Cast) and expression.type_name.upper() in ("DATE", "TIMESTAMP"))
-
-
-def _check_shift(node: Binary) -> None:
-    """A date moved by a number or an interval written in the query stays within years 1..9999
-    (an interval longer than MAX_SHIFT_DAYS is refused where it is written)."""
-    for date_side, shift_side in ((node.left, node.right), (node.right, node.left)):
-        days = _integer(shift_side) if _is_date(date_side) else None
-        days = _interval_days(shift_side) if days is None else days
-        if days is None:
-            continue
-        if abs(days) > MAX_SHIFT_DAYS:
-            raise QueryRefused(f"a date moved by {days:,.0f} days (more than {MAX_SHIFT_DAYS:,}) can pass year 9999, "
-                               "which crashes Kuzu 0.11.3")
-        start = _date_of(date_side)
-        if start is not None:
-            moved = start.toordinal() + (-days if node.op == "-" and date_side is node.left else days)
-            if not 1 <= moved <= dt.date.max.toordinal():
-                raise QueryRefused("a date written in the query moves outside years 1..9999, which crashes Kuzu 0.11.3")
+def _is_whole_number(expression) -> bool:
+    return isinstance(expression, Literal) and isinstance(expression.value, int) \
+        and not isinstance(expression.value, bool) and expression.value >= 0

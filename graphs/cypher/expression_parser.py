@@ -18,9 +18,12 @@ NOT_READING = ("CREATE", "MERGE", "SET", "DELETE", "DETACH", "REMOVE", "DROP", "
                "INSTALL", "UNINSTALL", "UPDATE", "FORCE", "ATTACH", "USE", "EXPORT", "IMPORT", "CHECKPOINT",
                "BEGIN", "COMMIT", "ROLLBACK", "EXPLAIN", "PROFILE", "COMMENT", "FOREACH")
 COMPARISONS = ("=", "<>", "!=", "<", "<=", ">", ">=")
-# keywords that may follow an expression: a NOT_READING word before one is a variable (`RETURN set AS x`)
+# keywords that may follow an expression (an operator's, a clause's next part, the next reading clause):
+# a NOT_READING word before one is a variable (`RETURN set AS x`, `WITH set WHERE set > 1`); the
+# printer quotes such a name (`set`), so what runs can never read it as the clause
 AFTER_EXPRESSION = ("AS", "AND", "OR", "XOR", "IS", "IN", "STARTS", "ENDS", "CONTAINS", "ORDER", "SKIP", "LIMIT",
-                    "UNION", "RETURN", "THEN", "ELSE", "END", "WHEN", "ASC", "DESC", "ASCENDING", "DESCENDING")
+                    "UNION", "RETURN", "THEN", "ELSE", "END", "WHEN", "ASC", "DESC", "ASCENDING", "DESCENDING",
+                    "WHERE", "MATCH", "OPTIONAL", "UNWIND", "WITH")
 
 
 class ExpressionParser(TokenReader):
@@ -35,16 +38,17 @@ class ExpressionParser(TokenReader):
         return self.expression()
 
     def properties(self) -> tuple:
-        self.expect("{")
-        items = []
-        while not self.at("}"):
-            if items:
-                self.expect(",")
-            key = self.name("a property name")
-            self.expect(":")
-            items.append((key, self.expression()))
-        self.expect("}")
-        return tuple(items)
+        with self.nested():  # a level of its own: else a level of `{x: {x: ...}}` costs ~16 Python frames
+            self.expect("{")
+            items = []
+            while not self.at("}"):
+                if items:
+                    self.expect(",")
+                key = self.name("a property name")
+                self.expect(":")
+                items.append((key, self.expression()))
+            self.expect("}")
+            return tuple(items)
 
     def expression(self):
         with self.nested():
@@ -127,6 +131,10 @@ class ExpressionParser(TokenReader):
         return left
 
     def subscript(self, subject):
+        with self.nested():
+            return self._subscript(subject)
+
+    def _subscript(self, subject):
         self.expect("[")
         start = None if self.at("..", ":") else self.expression()
         if self.at("..", ":"):
@@ -206,29 +214,32 @@ class ExpressionParser(TokenReader):
         return token.kind in ("op", "end") or token.is_word(*AFTER_EXPRESSION)
 
     def list_literal(self):
-        self.expect("[")
-        items = []
-        while not self.at("]"):
-            if items:
-                self.expect(",")
-            items.append(self.expression())
-        self.expect("]")
-        return ListLiteral(tuple(items))
+        with self.nested():  # as a map's, a list's own level (`[[[...]]]`)
+            self.expect("[")
+            items = []
+            while not self.at("]"):
+                if items:
+                    self.expect(",")
+                items.append(self.expression())
+            self.expect("]")
+            return ListLiteral(tuple(items))
 
     def parenthesised_once(self):
-        """`parenthesised` at this token, parsed once: its tree (or its error) is kept by position,
-        so trying a pattern first and an expression after stays linear in the query's length
-        (else each nesting level is read twice, and 16 levels of `({x: (...)})` take seconds)."""
+        """`parenthesised` at this token, parsed once: its tree (or its error's message) is kept by
+        position, so trying a pattern first and an expression after stays linear in the query's
+        length (else each nesting level is read twice, and 16 levels of `({x: (...)})` take seconds).
+        An error is raised anew each time from its message: a raised error kept in a local of this
+        frame would be a reference cycle (error, traceback, frame) for the garbage collector."""
         start = self.i
         if start not in self.parenthesised_at:
             try:
                 with self.nested():
                     self.parenthesised_at[start] = (self.parenthesised(), self.i)
             except CypherSyntaxError as error:
-                self.parenthesised_at[start] = (error, None)
+                self.parenthesised_at[start] = (str(error), None)
         found, end = self.parenthesised_at[start]
         if end is None:
-            raise found
+            raise CypherSyntaxError(found)
         self.i = end
         return found
 

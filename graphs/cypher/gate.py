@@ -3,8 +3,13 @@
 `gate(text)` parses (graphs/cypher/parser.py: one statement, reading clauses only; anything else
 is refused by name or is a syntax error), then checks the tree against allow-lists: functions
 (FUNCTIONS), cast types, bounded `range`, bounded variable-length hops (MAX_HOPS), bounded
-literal sizes. It returns the tree and the text the printer writes from it: that text, not the
-input, is what runs. A refusal is a `QueryRefused` whose message names what was refused.
+literal sizes, and the inputs Kuzu 0.11.3 is known to crash on (graphs/cypher/crashers.py). It
+returns the tree and the text the printer writes from it: that text, not the input, is what runs.
+A refusal is a `QueryRefused` whose message names what was refused.
+
+Budgets, so that any str costs milliseconds: at most lexer.MAX_QUERY_CHARS characters and
+lexer.MAX_TOKENS tokens, parsed in linear time (expression_parser.py parses each parenthesis once),
+token_reader.MAX_DEPTH levels of nesting while parsing and MAX_TREE_DEPTH levels in the tree.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ to_int64 to_int32 to_int16 to_int8 to_uint64 to_double to_float to_bool
 date date_part datepart date_trunc datetrunc dayname monthname last_day
 label labels id nodes rels relationships properties is_trail is_acyclic offset typeof
 range
-""".split())  # each one Kuzu 0.11.3 has (`CALL show_functions()`; tests/test_gate_functions.py)
+""".split())  # each one Kuzu 0.11.3 has (`CALL show_functions()`; tests/test_gate_benign.py)
 CAST_TYPES = frozenset("INT8 INT16 INT32 INT64 INT128 UINT8 UINT16 UINT32 UINT64 FLOAT DOUBLE STRING BOOL "
                        "BOOLEAN DATE TIMESTAMP INTERVAL SERIAL".split())
 

@@ -28,6 +28,10 @@ OPERATORS = ("<>", "<=", ">=", "=~", "..", "!=", "->", "<-",
              "%", "^", "$", "!", "&")
 ESCAPES = {"\\": "\\", "'": "'", '"': '"', "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 MAX_QUERY_CHARS = 20_000
+# the parser's work is linear in the tokens (graphs/cypher/expression_parser.py parses each
+# parenthesis once); 10,000 is a list literal of 5,000 numbers, far past any question's query
+MAX_TOKENS = 10_000
+MAX_NUMBER_DIGITS = 400  # Python refuses int() of 4,300+ digits; Kuzu's INT128 has 39
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +52,9 @@ def tokenize(text: str) -> list[Token]:
     tokens: list[Token] = []
     i, n = 0, len(text)
     while i < n:
+        if len(tokens) > MAX_TOKENS:
+            raise CypherSyntaxError(f"the query has more than {MAX_TOKENS} tokens (names, numbers, strings, "
+                                    "operators): write a shorter one", text, i)
         ch = text[i]
         if ch.isspace() or ch == "\u180e":  # Kuzu's WHITESPACE: ASCII and Unicode spaces, FS GS RS US
             i += 1
@@ -153,4 +160,6 @@ def _number(text: str, start: int) -> tuple[Token, int]:
     written = text[start:i]
     if not all(c.isascii() for c in written):
         raise CypherSyntaxError("a number with non-ASCII digits", text, start)
+    if len(written) > MAX_NUMBER_DIGITS:
+        raise CypherSyntaxError(f"a number of {len(written)} digits (at most {MAX_NUMBER_DIGITS})", text, start)
     return Token("float" if is_float else "integer", float(written) if is_float else int(written), start), i

@@ -3,8 +3,9 @@
 The grammar is Kuzu 0.11.3's (`src/antlr4/Cypher.g4` in kuzu's sources) cut down to the reading
 clauses; a clause outside it is refused by name (`QueryRefused`: "COPY is not allowed ..."), any
 other text it cannot read is a `CypherSyntaxError` with line and column. Exactly one statement
-is read (one trailing ';' is allowed). Nesting is bounded (token_reader.MAX_DEPTH), so no input can exhaust
-the parser's stack.
+is read (one trailing ';' is allowed). Nesting is bounded (token_reader.MAX_DEPTH levels, each at
+most ~9 Python frames), so no input can exhaust the parser's stack; a parenthesis is parsed once
+(expression_parser.py `parenthesised_once`), so the time is linear in the tokens.
 """
 
 from __future__ import annotations

@@ -207,18 +207,20 @@ class Query:
 
 def children(node) -> list:
     """The syntax nodes directly inside `node`, in source order (for walks over a tree)."""
-    found = []
-
-    def add(value) -> None:
-        if isinstance(value, tuple):
-            for item in value:
-                add(item)
-        elif value is not None and hasattr(value, "__dataclass_fields__"):
-            found.append(value)
-
+    found: list = []
     for name in node.__dataclass_fields__:
-        add(getattr(node, name))
+        _add_nodes(getattr(node, name), found)
     return found
+
+
+def _add_nodes(value, found: list) -> None:
+    """Append the syntax nodes in `value` (a node, or tuples of them) to `found`. A module function,
+    not a closure: a recursive closure is a reference cycle, garbage for the collector at every call."""
+    if isinstance(value, tuple):
+        for item in value:
+            _add_nodes(item, found)
+    elif value is not None and hasattr(value, "__dataclass_fields__"):
+        found.append(value)
 
 
 def walk(node):

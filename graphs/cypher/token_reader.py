@@ -7,16 +7,19 @@ from __future__ import annotations
 from glm_dspy.graphs.cypher.errors import CypherSyntaxError
 from glm_dspy.graphs.cypher.lexer import Token, tokenize
 
+# levels of nesting (an expression, a list, a map, a call, a bracket ... each one level); a level
+# costs at most ~9 Python frames, so 64 stay well inside Python's 1,000 with a caller's own stack
+# (tests/test_gate_budget.py measures it from 300 frames deep)
 MAX_DEPTH = 64
 
 
 class TokenReader:
     def __init__(self, text: str):
         self.text = text
-        self.tokens = tokenize(text)  # at most lexer.MAX_QUERY_CHARS characters, so as many tokens
+        self.tokens = tokenize(text)  # at most lexer.MAX_TOKENS
         self.i = 0
         self.depth = 0
-        self.parenthesised_at: dict[int, tuple] = {}  # token index -> (tree or error, index after it)
+        self.parenthesised_at: dict[int, tuple] = {}  # token index -> (tree, index after it) or (error message, None)
 
     @property
     def token(self) -> Token:
@@ -54,18 +57,26 @@ class TokenReader:
             raise self.error(f"expected {what}")
         return str(self.advance().value)
 
-    def nested(self):
-        parser = self
+    def nested(self) -> "_Nested":
+        """A `with` block one level deeper; past MAX_DEPTH it raises CypherSyntaxError."""
+        return _Nested(self)
 
-        class _Depth:
-            def __enter__(self):
-                parser.depth += 1
-                if parser.depth > MAX_DEPTH:
-                    raise parser.error(f"the query nests deeper than {MAX_DEPTH} levels")
 
-            def __exit__(self, *exc):
-                parser.depth -= 1
-        return _Depth()
+class _Nested:
+    """One level of nesting of `reader` for the length of a `with` block (one small object, no
+    class made per call: those are reference cycles the garbage collector must find)."""
+    __slots__ = ("reader",)
+
+    def __init__(self, reader: TokenReader):
+        self.reader = reader
+
+    def __enter__(self) -> None:
+        self.reader.depth += 1
+        if self.reader.depth > MAX_DEPTH:
+            raise self.reader.error(f"the query nests deeper than {MAX_DEPTH} levels")
+
+    def __exit__(self, *exc) -> None:
+        self.reader.depth -= 1
 
 
 __all__ = ["TokenReader", "MAX_DEPTH"]
