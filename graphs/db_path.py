@@ -18,6 +18,7 @@ from pathlib import Path
 
 # the names graphs/store.py and graphs/load.py write (store.DB_FILE, META_FILE, ID_INDEX_FILE;
 # node_index.INDEX_DIR; cypher_examples.FILE_NAME): kept here so that this module imports nothing
+# (tests/test_cli_db_path.py pins them to those)
 REQUIRED_FILES = ("graph.kuzu", "meta.json", "id_index.npz")
 OPTIONAL_FILES = ("text2cypher_examples.jsonl", "node_index/index.faiss", "node_index/ids.npy",
                   "node_index/index.json")
@@ -42,7 +43,7 @@ def check_database_dir(db_dir: str | os.PathLike) -> None:
                                 f"`glm-dspy build` made, or {build}")
     if not os.access(db_dir, os.R_OK | os.X_OK):
         raise DatabasePathError(f"{db_dir}: permission denied: the database folder cannot be read")
-    for name in REQUIRED_FILES + OPTIONAL_DIRS + OPTIONAL_FILES:
+    for name in REQUIRED_FILES + OPTIONAL_DIRS + OPTIONAL_FILES:  # a folder before the files in it
         path = db_dir / name
         is_dir = name in OPTIONAL_DIRS
         mode = _mode(path, build)

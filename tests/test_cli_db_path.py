@@ -69,11 +69,15 @@ def unix_socket(path: Path) -> None:
     server.close()  # the socket file stays
 
 
+def link_to_a_pipe(path: Path) -> None:
+    os.mkfifo(path.parent.parent / "fifo")
+    path.symlink_to(path.parent.parent / "fifo")
+
+
 CASES = {  # what takes the place of a database file -> what the message says
     "graph_pipe": ("graph.kuzu", os.mkfifo, "graph.kuzu is a named pipe, not a regular file"),
     "meta_pipe": ("meta.json", os.mkfifo, "meta.json is a named pipe"),
-    "graph_link_to_pipe": ("graph.kuzu", lambda p: (os.mkfifo(p.parent.parent / "fifo"), p.symlink_to(p.parent.parent / "fifo")),
-                           "graph.kuzu is a symlink to a named pipe"),
+    "graph_link_to_pipe": ("graph.kuzu", link_to_a_pipe, "graph.kuzu is a symlink to a named pipe"),
     "graph_link_to_device": ("graph.kuzu", lambda p: p.symlink_to("/dev/zero"), "a symlink to a device (/dev/zero)"),
     "graph_socket": ("graph.kuzu", unix_socket, "graph.kuzu is a socket"),
     "graph_dangling_link": ("graph.kuzu", lambda p: p.symlink_to(p.parent / "gone"), "which does not exist"),

@@ -2,15 +2,15 @@
 to the question's deadline (graphs/deadline.py), as GLM's engine is (glm_dspy/lm/engine.py).
 
 DSPy 3.4.1 fixes an LM's client timeouts when it builds the client (`execution._select_engine`
-keys one client per timeout value, never freed), so a call cannot be given "the time left" as its
-own timeout without a new client per call. Instead:
+keys one client per timeout value and never frees it), so a call cannot be given "the time
+left" as its own timeout without a new client per call. Instead:
 * past the deadline no call starts (DeadlinePassed);
 * an asynchronous call (`acall`) is cancelled at the deadline: its connection is closed, which
   aborts the request on the server;
 * a synchronous call (`__call__`, what DSPy's predictors make) runs on a thread of its own, with
   this thread's context (dspy settings, the query id, the deadline), and is waited for only until
   the deadline; past it the caller gets DeadlinePassed at once and the call is left to finish or
-  to stop at the LM's own timeout (`timeout_s`), its reply dropped. DSPy's sync client cannot be
+  to stop at the LM's own timeout (`timeout_s`), its reply dropped: DSPy's sync client cannot be
   interrupted from outside.
 Without a deadline, or with more time left than the LM's own timeout, a call is DSPy's, untouched.
 """
