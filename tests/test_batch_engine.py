@@ -9,8 +9,8 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
+from collections import deque
 from pathlib import Path
 
 import dspy
@@ -22,7 +22,8 @@ from glm_dspy.modules.glm import GLM
 from tests.children import guarded
 from tests.test_lm import tiny_model  # noqa: F401 - the session fixture
 
-NUM_QUESTIONS = 16
+NUM_QUESTIONS = 8
+CRASH_AT_CALL = 6  # the engine dies as the 6th call of the batch is recorded, 4 questions in flight
 QUESTIONS = [f"Who wrote paper number {i}?" for i in range(NUM_QUESTIONS)]
 ENGINE = dict(max_model_len=1536, kv_cache_gib=1, max_tokens=24, cache=False)  # not test_lm's engine: this one dies
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +38,22 @@ def crash_engine(transport) -> None:
     transport._inbox.put(("crash",))
 
 
+class CrashingCallLog(deque):
+    """The engine's call log (VllmEngine.calls), which crashes `transport` as the `crash_at`-th
+    call is recorded: the crash lands at the same point of the batch however slow the machine
+    (a thread polling the log would land it later, or after the batch, on a loaded machine)."""
+
+    def __init__(self, calls: deque, transport, crash_at: int):
+        super().__init__(calls, maxlen=calls.maxlen)
+        self.transport, self.crash_at = transport, crash_at
+
+    def append(self, record) -> None:
+        super().append(record)
+        self.crash_at -= 1
+        if self.crash_at == 0:
+            crash_engine(self.transport)
+
+
 def test_an_engine_that_dies_mid_batch_is_restarted_and_every_question_is_answered_once(tiny_model, tiny_graph,
                                                                                          tmp_path):
     lm = make_lm(str(tiny_model), **ENGINE)
@@ -44,17 +61,10 @@ def test_an_engine_that_dies_mid_batch_is_restarted_and_every_question_is_answer
     first_transport = engine.transport
     journal = tmp_path / "batch.sqlite"
 
-    def crash_after(num_calls: int) -> None:
-        while len(engine.calls) < num_calls:
-            time.sleep(0.05)
-        crash_engine(first_transport)
-
-    killer = threading.Thread(target=crash_after, args=(12,), daemon=True)
-    killer.start()
+    engine.calls = CrashingCallLog(engine.calls, first_transport, crash_at=CRASH_AT_CALL)
     try:
         with dspy.context(lm=lm):
             predictions = GLM(tiny_graph, readings=False, compiled=None).batch(QUESTIONS, concurrency=4, journal=journal)
-        killer.join(timeout=5)
         assert not first_transport.is_alive() and engine.transport.is_alive() and engine.num_recoveries == 1
         assert len(predictions) == NUM_QUESTIONS and len({p.query_id for p in predictions}) == NUM_QUESTIONS
         resumed = [p for p in predictions if p.resumed]
@@ -133,6 +143,21 @@ def test_a_killed_process_run_again_on_its_journal_finishes_the_batch_answering_
     assert json.dumps(after[next(iter(cut_off))].prediction)  # a stored, readable prediction
 
 
+class AbortsNoted:
+    """An in-process transport's inbox that notes the ids of the requests it is told to abort."""
+
+    def __init__(self, inbox):
+        self.inbox, self.aborted = inbox, []
+
+    def put(self, item) -> None:
+        if item[0] == "abort":
+            self.aborted.append(item[1])
+        self.inbox.put(item)
+
+    def __getattr__(self, name):  # get, get_nowait: the engine's loop reads the same queue
+        return getattr(self.inbox, name)
+
+
 def test_a_call_past_its_time_limit_is_aborted_asked_again_and_the_engine_lives_on(tiny_model, tiny_graph,
                                                                                   monkeypatch):
     import glm_dspy.modules.calls
@@ -143,20 +168,25 @@ def test_a_call_past_its_time_limit_is_aborted_asked_again_and_the_engine_lives_
     lm = make_lm(str(tiny_model), **ENGINE, timeout_s=0.3)
     transport = lm.engine.transport
     program = GLM(tiny_graph, readings=False, compiled=None)
+    engine_transport = transport.started() if hasattr(transport, "started") else transport  # (a LazyTransport)
+    inbox = AbortsNoted(engine_transport._inbox)
+    monkeypatch.setattr(engine_transport, "_inbox", inbox)
+    aborted = inbox.aborted
     try:
         sent = transport.num_requests
-        started = time.perf_counter()
         with dspy.context(lm=lm, adapter=program.adapter), pytest.raises(Exception) as raised:
             # ~1,200 random tokens take seconds on this tiny model: far past 0.3 s
             call_agent("classify", program.classify, config={"max_tokens": 1200}, question="Who wrote it?")
         assert timed_out(raised.value) and "did not finish request" in str(raised.value.__cause__ or raised.value)
         assert transport.num_requests - sent == 3  # the first try and two more
-        assert time.perf_counter() - started < 10
+        assert len(aborted) == 3 and len(set(aborted)) == 3  # each try was aborted in the engine, not left to run
         assert transport.is_alive()
-        # each timed-out request was aborted: a short call on the same engine answers at once
+        # a short call on the same engine is answered; the inbox is in order, so the aborts were handled
+        # before it was added, and nothing of the timed-out tries is left in the scheduler when it returns
         with dspy.context(lm=lm):
             outputs = lm("Say hi.", max_tokens=4)
         assert len(outputs) == 1 and len(lm.engine.calls) >= 1
+        assert not transport.scheduler.has_unfinished_requests()
     finally:
         lm.engine.close()
 

@@ -52,7 +52,9 @@ def probe(*args):
       "--model", "qwen2.5-coder-0.5b"], "one process runs one vLLM engine; serve the judge"),
 ])
 def test_a_wrong_name_or_value_is_a_usage_error_before_anything_is_loaded(args, message, tmp_path):
-    code, imported, err = probe(*(str(tmp_path) if arg == "DB" else arg for arg in args))  # DB: any folder
+    for name in ("graph.kuzu", "meta.json", "id_index.npz"):  # DB: a folder of a database's shape (never opened)
+        (tmp_path / name).write_bytes(b"")
+    code, imported, err = probe(*(str(tmp_path) if arg == "DB" else arg for arg in args))
     assert code == 2 and message in err, err
     assert "glm-dspy: error:" in err and "Traceback" not in err
     assert imported == []

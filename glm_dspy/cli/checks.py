@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 from pathlib import Path
 
 from glm_dspy.cli.errors import UsageError
@@ -52,23 +53,51 @@ def port(text: str) -> int:
     return value
 
 
+def utf8_text(text: str) -> str:
+    """An argument that is text (a question, a query, a snippet): UTF-8, strictly. Python hands
+    undecodable bytes of argv over as lone surrogates (surrogateescape); such an argument is
+    refused naming its first bad byte's offset, before anything reads it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raw = os.fsencode(text)
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise argparse.ArgumentTypeError(f"not UTF-8 text (byte {error.start}: {raw[error.start:error.start + 1]!r}"
+                                             "); pass UTF-8") from None
+        raise argparse.ArgumentTypeError("not UTF-8 text (a lone surrogate); pass UTF-8") from None
+    return text
+
+
+def read_stdin_text(stdin=None) -> str:
+    """All of stdin as UTF-8 text, strictly; UsageError naming the first bad byte's offset."""
+    data = (stdin or sys.stdin).buffer.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UsageError(f"stdin is not UTF-8 text (byte {error.start}: {data[error.start:error.start + 1]!r}); "
+                         "pass UTF-8") from None
+
+
 def question_text(text: str) -> str:
-    """A question: its words, without surrounding blanks; an empty one is refused."""
+    """A question: its words (UTF-8), without surrounding blanks; an empty one is refused."""
+    utf8_text(text)
     if not text.strip():
         raise argparse.ArgumentTypeError("the question is empty; ask something, e.g. \"When was Marie Curie born?\"")
     return text.strip()
 
 
 def check_db(db_dir: Path) -> None:
-    """A database to read (`glm-dspy build` made it): an existing, readable folder. What it holds
-    is checked where it is opened (graphs/store.py), before any model is loaded."""
-    build = f"build one with `glm-dspy build DATASET --db {db_dir}`"
-    if not db_dir.exists():
-        raise UsageError(f"{db_dir}: no such database folder; {build}")
-    if not db_dir.is_dir():
-        raise UsageError(f"{db_dir}: a file, not a database folder; pass the folder `glm-dspy build` made, or {build}")
-    if not os.access(db_dir, os.R_OK | os.X_OK):
-        raise UsageError(f"{db_dir}: permission denied: the database folder cannot be read")
+    """A database to read (`glm-dspy build` made it): a readable folder whose files are each of
+    their kind (graphs/db_path.py: by stat alone, so a named pipe in place of a file is refused,
+    never opened), before any graph, embedder or model is loaded."""
+    from glm_dspy.graphs.db_path import DatabasePathError, check_database_dir
+
+    try:
+        check_database_dir(db_dir)
+    except DatabasePathError as error:
+        raise UsageError(str(error)) from None
 
 
 def check_readable_file(path: Path, what: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from glm_dspy.cli.checks import check_db, check_writable_dir, positive_float, positive_int
+from glm_dspy.cli.checks import check_db, check_writable_dir, positive_float, positive_int, read_stdin_text, utf8_text
 from glm_dspy.cli.command import add_command
 from glm_dspy.cli.console import console
 from glm_dspy.cli.errors import UsageError
@@ -47,7 +47,7 @@ def cmd_exec(args) -> int:
     message about its input (an `Observation`: "no node with id ..."), i.e. found nothing."""
     from glm_dspy.graph import open_graph
 
-    code = sys.stdin.read() if args.code == "-" else args.code
+    code = read_stdin_text() if args.code == "-" else args.code
     with console.status("opening graph"), open_graph(args.db) as graph:
         executor = graph.executor(timeout_s=args.timeout)
         result = executor.run(code)
@@ -72,16 +72,7 @@ def cmd_query(args) -> int:
     from glm_dspy.graphs.cypher import CypherSyntaxError, QueryRefused
     from glm_dspy.graphs.store import GraphStore
 
-    if args.cypher == "-":
-        data = sys.stdin.buffer.read()
-        try:
-            cypher = data.decode("utf-8")
-        except UnicodeDecodeError as error:
-            console.print(f"[red]refused:[/] stdin is not UTF-8 text (byte {error.start}: {data[error.start:error.start + 1]!r})",
-                          soft_wrap=True)
-            return 1
-    else:
-        cypher = args.cypher
+    cypher = read_stdin_text() if args.cypher == "-" else args.cypher
     store = GraphStore.open(args.db, query_timeout_ms=max(1, round(args.timeout * 1000)))
     try:
         result = store.read(cypher, max_rows=args.max_rows)
@@ -126,13 +117,13 @@ def add_graph_commands(commands) -> None:
 
     execute = add_command(commands, "exec", "run a snippet in the sandbox against a graph; exit 1 when it fails "
                                             "or finds nothing")
-    execute.add_argument("code", help="Python snippet, or - to read it from stdin")
+    execute.add_argument("code", type=utf8_text, help="Python snippet, or - to read it from stdin")
     execute.add_argument("--db", required=True, type=Path, help="graph database directory (glm-dspy build)")
     execute.add_argument("--timeout", type=positive_float, default=5.0, help="seconds before the snippet is stopped")
     execute.set_defaults(run=cmd_exec, check=lambda args: check_db(args.db))
 
     query = add_command(commands, "query", "run one read-only Cypher query as Act's are run (gate, limits)")
-    query.add_argument("cypher", help="the query, or - to read it from stdin")
+    query.add_argument("cypher", type=utf8_text, help="the query, or - to read it from stdin")
     query.add_argument("--db", required=True, type=Path, help="graph database directory (glm-dspy build)")
     query.add_argument("--timeout", type=positive_float, default=5.0,
                        help="seconds the query may run, fetching included; a query past them, or past the "

