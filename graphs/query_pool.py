@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from glm_dspy.graphs.child_process import child_env, stop
 from glm_dspy.graphs.query_worker import HEADER
 
 _PACKAGE_ROOT = Path(__file__).resolve().parents[1]  # the directory that holds graphs/ (glm_dspy.graphs)
@@ -66,26 +67,13 @@ class WorkerSettings:
         assert self.memory_bytes >= 64 * 1024**2, f"memory_bytes={self.memory_bytes}: a worker needs 64 MiB"
 
 
-def _stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait()
-    for stream in (proc.stdin, proc.stdout):
-        try:
-            stream.close()
-        except OSError:
-            pass
-
-
 class _Worker:
     def __init__(self, settings: WorkerSettings):
-        env = {key: os.environ[key] for key in _KEPT_ENV if key in os.environ}
-        python_path = [str(_PACKAGE_ROOT)] + os.environ.get("PYTHONPATH", "").split(os.pathsep)
-        env["PYTHONPATH"] = os.pathsep.join(path for path in python_path if path)
+        env = child_env(_KEPT_ENV, str(_PACKAGE_ROOT))
         self.proc = subprocess.Popen([sys.executable, "-m", "glm_dspy.graphs.query_worker"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=_PACKAGE_ROOT, env=env,
                                      close_fds=True, start_new_session=True)
-        self._stop = weakref.finalize(self, _stop, self.proc)
+        self._stop = weakref.finalize(self, stop, self.proc)
         self._buffer = bytearray()
         self.send({"db_file": settings.db_file, "buffer_pool_bytes": settings.buffer_pool_bytes,
                    "memory_bytes": settings.memory_bytes, "max_db_bytes": settings.max_db_bytes})

@@ -467,7 +467,7 @@ def test_dead_server_gives_a_clear_error_quickly(http_lm, server, tiny_model):
         http_lm(request_for(http_lm, chat()))
     with pytest.raises(ServerConnectionError, match="cannot reach a server at .* is it running"):
         make_lm(str(tiny_model), server=f"http://127.0.0.1:{free_port()}")  # probed first (glm_dspy/lm/probe.py)
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 60  # at once, not after the client's 600 s timeout (a busy machine is slow)
 
 
 # -- a crashed in-process engine (last: it kills the module's engine) --------------------------------
@@ -484,7 +484,7 @@ def test_crashed_engine_fails_every_call_at_once_naming_the_query(lm, monkeypatc
         started = time.monotonic()
         with query_context(query_id), pytest.raises(LMServerError) as raised:
             lm(request_for(lm, chat()))
-        assert time.monotonic() - started < 5
+        assert time.monotonic() - started < 60  # at once, not after the engine's timeout
         message = raised.value.message
         assert message.startswith(f"query {query_id}: the in-process vLLM engine for {lm.engine.transport.model_path} "
                                   "died: RuntimeError: simulated EngineCore crash")

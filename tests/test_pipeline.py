@@ -49,6 +49,19 @@ def test_a_lookup_starts_when_its_line_is_complete_and_each_text_once():
     assert prefetcher.num_lookups == 1 and prefetcher.hidden_s == pytest.approx(prefetcher.retrieval_s)
 
 
+def test_a_lookup_runs_under_the_callers_deadline():
+    """A prefetched lookup is the question's graph work: the question's deadline bounds it too."""
+    from glm_dspy.graphs.deadline import deadline, remaining_s
+
+    seen = []
+    with ThreadPoolExecutor(1) as pool:
+        prefetcher = Prefetcher(lambda text: seen.append(remaining_s()), pool)
+        with deadline(time.monotonic() + 60):
+            prefetcher.feed('x = RetrieveNode("Marie Curie")\n')
+        prefetcher.wait()
+    assert len(seen) == 1 and seen[0] is not None and 0 < seen[0] <= 60
+
+
 class StreamingEngine:
     """A scripted engine that decodes its reply line by line, `line_s` apart, telling the decoding
     listener as the real engine does; Classify says deterministic, Act writes SNIPPET."""

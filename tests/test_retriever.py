@@ -123,7 +123,7 @@ def test_a_query_ends_by_the_callers_deadline(nobel_graph):
     started = time.monotonic()
     with deadline(started + 0.3), pytest.raises(RuntimeError, match="Interrupted"):
         store.query(slow)
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < 4.0  # the deadline stopped it, not the store's 5 s timeout
     with deadline(time.monotonic() - 1.0), pytest.raises(DeadlinePassed):
         store.query("RETURN 1 AS one")
     assert store.query("RETURN 1 AS one") == [{"one": 1}]  # no deadline outside the block

@@ -16,6 +16,9 @@ from tests.children import guarded
 from tests.test_lm import free_port, tiny_model  # noqa: F401 - the session fixture
 
 NUM_QUESTIONS = 16
+# the verdicts rest on the journal's states, never on time: this bound only guards against a hang
+# (a loaded 2-core machine runs the real engine many times slower)
+HANG_GUARD_S = 1800
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -24,7 +27,7 @@ def start_service(tiny_model, tiny_db, journal, port, log):
                "--glm-program", "none", "--journal", str(journal), "--port", str(port), "--concurrency", "4"]
     env = {**os.environ, "VLLM_CPU_KVCACHE_SPACE": "1", "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(guarded(command), env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + HANG_GUARD_S
     while time.monotonic() < deadline:
         assert process.poll() is None, f"the service exited with {process.returncode}; see {log.name}"
         try:
@@ -34,7 +37,7 @@ def start_service(tiny_model, tiny_db, journal, port, log):
             pass
         time.sleep(0.5)
     process.kill()
-    raise AssertionError(f"the service did not come up in 180 s; see {log.name}")
+    raise AssertionError(f"the service did not come up in {HANG_GUARD_S} s; see {log.name}")
 
 
 def done_count(journal) -> int:
@@ -51,14 +54,15 @@ def test_a_killed_service_started_again_finishes_every_question_once(tiny_model,
     try:
         def ask(i):
             try:
-                httpx.post(f"http://127.0.0.1:{port}/v1/ask", json={"question": f"Who wrote paper {i}?"}, timeout=300)
+                httpx.post(f"http://127.0.0.1:{port}/v1/ask", json={"question": f"Who wrote paper {i}?"},
+                           timeout=HANG_GUARD_S)
             except httpx.HTTPError:
                 pass  # the service is killed under it
 
         askers = [threading.Thread(target=ask, args=(i,), daemon=True) for i in range(NUM_QUESTIONS)]
         for asker in askers:
             asker.start()
-        deadline = time.monotonic() + 300
+        deadline = time.monotonic() + HANG_GUARD_S
         while done_count(journal) < 4 and time.monotonic() < deadline:
             time.sleep(0.2)
         first.send_signal(signal.SIGKILL)
@@ -76,7 +80,7 @@ def test_a_killed_service_started_again_finishes_every_question_once(tiny_model,
     with (tmp_path / "second.log").open("w") as log:
         second = start_service(tiny_model, tiny_db, journal, port, log)
     try:
-        deadline = time.monotonic() + 300
+        deadline = time.monotonic() + HANG_GUARD_S
         while done_count(journal) < NUM_QUESTIONS and time.monotonic() < deadline:
             time.sleep(0.5)
         states = {qid: httpx.get(f"http://127.0.0.1:{port}/v1/queries/{qid}", timeout=10).json() for qid in before}

@@ -23,6 +23,8 @@ from typing import Any
 
 from glm_dspy.executor.protocol import (MAX_MESSAGE_BYTES, MAX_REPLY_BYTES, decode, encode,
                                         observation_paths, restore_observations, to_json_default)
+from glm_dspy.graphs.child_process import child_env
+from glm_dspy.graphs.child_process import stop as stop_process
 from glm_dspy.graphs.deadline import deadline as graph_deadline
 
 _PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the directory that holds glm_dspy/
@@ -71,32 +73,19 @@ def _is_call(message: dict[str, Any]) -> bool:
             and isinstance(message.get("kwargs"), dict) and isinstance(message.get("observations", []), list))
 
 
-def _stop_process(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait()
-    for stream in (proc.stdin, proc.stdout):
-        try:
-            stream.close()
-        except OSError:
-            pass
-
-
 class WorkerProcess:
     """A started, ready worker (`python -m glm_dspy.executor.worker`)."""
 
     def __init__(self, config: WorkerConfig, *, start_timeout_s: float = 60.0):
-        env = {k: os.environ[k] for k in _KEPT_ENV if k in os.environ}
-        python_path = [str(_PACKAGE_ROOT)] + os.environ.get("PYTHONPATH", "").split(os.pathsep)
-        env |= {"PYTHONPATH": os.pathsep.join(p for p in python_path if p),
-                "PYTHONHASHSEED": "0",  # the same set order in every run
-                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1"}
+        env = child_env(_KEPT_ENV, str(_PACKAGE_ROOT), {
+            "PYTHONHASHSEED": "0",  # the same set order in every run
+            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1"})
         self._proc = subprocess.Popen(
             [sys.executable, "-m", "glm_dspy.executor.worker"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=_PACKAGE_ROOT, env=env,
             close_fds=True, start_new_session=True)  # no terminal Ctrl-C reaches the worker
         self._buffer = bytearray()
-        self._stop = weakref.finalize(self, _stop_process, self._proc)  # also on garbage collection
+        self._stop = weakref.finalize(self, stop_process, self._proc)  # also on garbage collection
         try:
             self._send({"op": "config", "function_names": config.function_names,
                         "timeout_s": config.timeout_s, "memory_mb": config.memory_mb,

@@ -15,6 +15,7 @@ while the LLM was still decoding; `retrieval_s` all of it.
 from __future__ import annotations
 
 import ast
+import contextvars
 import re
 import threading
 import time
@@ -68,8 +69,8 @@ class Prefetcher:
         *lines, self._buffer = self._buffer.split("\n")
         for line in lines:
             for text in retrieve_literals(line):
-                if text not in self._lookups:
-                    self._lookups[text] = self._pool.submit(self._lookup, text)
+                if text not in self._lookups:  # run in the caller's context: its deadline and query id
+                    self._lookups[text] = self._pool.submit(contextvars.copy_context().run, self._lookup, text)
 
     def _lookup(self, text: str) -> None:
         started = time.perf_counter()
