@@ -66,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="the first N questions")
     parser.add_argument("--quick", action="store_true", help="the first 20 questions")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-oracle", action="store_true",
+                        help="only the answer of each question (no oracle@k: half the time)")
+    parser.add_argument("--out", default=None, help="also write each question's answer here (JSON Lines)")
     parser.add_argument("--off", action="append", default=[], metavar="LEVER",
                         help="measure with this lever of Discriminate off (one of "
                              "glm_dspy.modules.discriminate.LEVERS); repeatable")
@@ -95,14 +98,21 @@ def main(argv: list[str] | None = None) -> int:
         configure(args.model)
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     started = time.perf_counter()
+    records = []
     for kind, question, golds in rows:
-        shown = program.shown(question)
+        shown = [] if args.no_oracle else program.shown(question)
         right = [any(exact_match(", ".join(values), gold) for gold in golds) for _, values, _ in shown]
-        found = nearest.answer(question, StepLog())  # the first shown, or a yes/no question's answer
+        judged = nearest.judge(question, StepLog())  # the first shown, or a yes/no question's answer
+        found = (judged.answer, judged.cypher) if judged is not None and judged.sure else None
+        correct = found is not None and any(exact_match(found[0], gold) for gold in golds)
+        guessed = judged is not None and any(exact_match(judged.answer, gold) for gold in golds)
+        records.append({"kind": kind, "question": question, "golds": golds, "answer": found and found[0],
+                        "right": correct, "guess": judged and judged.answer, "guess_right": guessed,
+                        "probability": judged and judged.probability, "features": judged and judged.features})
         for key in dict.fromkeys((kind, "all")):  # a question of no kind counts once
             counts[key]["n"] += 1
             counts[key]["oracle@k"] += any(right)
-            counts[key]["nearest"] += found is not None and any(exact_match(found[0], gold) for gold in golds)
+            counts[key]["nearest"] += correct
             counts[key]["none"] += found is None
         if args.model and shown:
             with dspy.context(adapter=dspy.ChatAdapter()):
@@ -111,15 +121,22 @@ def main(argv: list[str] | None = None) -> int:
             for key in dict.fromkeys((kind, "all")):  # a question of no kind counts once
                 counts[key]["model"] += picked
     seconds = (time.perf_counter() - started) / max(1, len(rows))
-    arms = [arm for arm in ARMS if arm != "model" or args.model]
-    print(f"{'kind':<14}{'n':>5}" + "".join(f"{arm:>11}" for arm in arms))
+    if args.out:
+        Path(args.out).write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    arms = [arm for arm in ARMS if (arm != "model" or args.model) and (arm != "oracle@k" or not args.no_oracle)]
+    # "answered right": of the questions the readings answer (no LLM call), the share right
+    print(f"{'kind':<14}{'n':>5}" + "".join(f"{arm:>11}" for arm in arms) + f"{'answered right':>16}")
     for kind in sorted(counts, key=lambda k: (k == "all", k)):
         row = counts[kind]
-        print(f"{kind:<14}{row['n']:>5}" + "".join(f"{row[arm] / row['n']:>11.3f}" for arm in arms))
+        answered = row["n"] - row["none"]
+        print(f"{kind:<14}{row['n']:>5}" + "".join(f"{row[arm] / row['n']:>11.3f}" for arm in arms)
+              + f"{row['nearest'] / answered if answered else 0:>16.3f}")
     total = counts["all"]
+    answered = total["n"] - total["none"]
     print(json.dumps({"db": str(args.db), "n": total["n"], "k": args.k, "model": args.model,
                       **{arm: round(total[arm] / max(1, total["n"]), 4) for arm in arms},
-                      "seconds_per_question": round(seconds, 2)}))
+                      "answered_right": round(total["nearest"] / answered, 4) if answered else None,
+                      "off": sorted(args.off), "seconds_per_question": round(seconds, 2)}))
     return 0
 
 

@@ -34,7 +34,8 @@ def cmd_ask(args) -> int:
         console.print(f"program: {program.program_path or 'hand-written'}")
         with console.status("answering"):
             prediction = program(question=args.question)
-        print(prediction.answer)
+        print(prediction.answer if prediction.answer or not getattr(prediction, "guess", None)
+              else f"not sure (the best reading says: {prediction.guess})")
         print_prediction(console, prediction)
         if args.show is not None:  # the graph must be open: the evidence is read again from it
             from glm_dspy.evidence.show import default_path, show_evidence

@@ -44,7 +44,7 @@ from glm_dspy.graphs.questions import Question
 
 # an arm's own prediction fields kept in its records: FastToG's depth and communities read,
 # Graph Counselor's rounds, Text2Cypher's cache hit and per-stage seconds
-ARM_EXTRAS = ("depth", "communities", "rounds", "cache_hit", "stages")
+ARM_EXTRAS = ("depth", "communities", "rounds", "cache_hit", "stages", "guess")  # guess: GLM, not sure
 TRACE_CHARS = 400  # per code/output/error field of a step in a record's trace
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import dspy
 
@@ -41,6 +41,11 @@ from glm_dspy.modules.question_existential import PERSON, existential
 from glm_dspy.modules.reading_fit import answer_types, hops_of, is_stated, starts_of_reading, unrealized
 from glm_dspy.modules.readings import LEVERS, YES_NO_HOPS, Readings
 from glm_dspy.modules.relation_words import RelationWords
+from glm_dspy.readings.answer_type import COUNT as COUNT_KIND
+from glm_dspy.readings.answer_type import DATE, NUMBER, YEAR, fits, project, unknown_noun
+from glm_dspy.readings.compute import Program
+from glm_dspy.readings.confidence import Confidence, features
+from glm_dspy.readings.question import LARGER, SMALLER, read
 from glm_dspy.signatures import ChooseReading
 from glm_dspy.runs.steps import RETRIEVAL_ERROR, Step, StepLog, listening
 from glm_dspy.graphs.cypher.value_index import folded, stem
@@ -56,7 +61,8 @@ MODEL, NEAREST = "model", "nearest"  # who chooses the reading
 
 class Discriminate(dspy.Module):
     def __init__(self, graph, *, fallback=None, k: int = DEFAULT_K, max_hops: int = 3, chooser: str = NEAREST,
-                 relation_words: RelationWords | None = None, levers: frozenset[str] = LEVERS):
+                 relation_words: RelationWords | None = None, levers: frozenset[str] = LEVERS,
+                 confidence: "Confidence | None | str" = "default"):
         """`chooser`: NEAREST (no call: the best fitting reading that reads rows) or MODEL (one
         ChooseReading call picks among the `k` readings shown). `relation_words`: the words the
         graph's bank teaches for its relations (glm_dspy/modules/relation_words.py; Text2Cypher's
@@ -116,6 +122,9 @@ class Discriminate(dspy.Module):
         self.levers = self.found.levers
         self.graph, self.fallback, self.k, self.chooser = graph, fallback, k, chooser
         self.choose = dspy.Predict(ChooseReading, max_tokens=24)
+        # how sure the best reading is (glm_dspy/readings/confidence.py); lever "confidence" off: always sure
+        self.confidence = (Confidence.load() if confidence == "default" else confidence) \
+            if "confidence" in self.levers else None
 
     def starts(self, question: str) -> list[Start]:
         """The nodes the question names, then those the values it says meet."""
@@ -130,26 +139,42 @@ class Discriminate(dspy.Module):
         return self.found.readings(question)
 
     def shown(self, question: str) -> list[tuple[Candidate, list[str], str]]:
+        """The first `k` readings (nearest first) that read rows, each with its values and the
+        text that ran (`_shown`)."""
+        return self._shown(question)[0]
+
+    def _shown(self, question: str) -> tuple[list[tuple[Candidate, list[str], str]], dict[int, tuple[float, int]], float]:
         """The first `k` readings (nearest first) that read rows: each with its values and the
         text that ran. A reading that reads back only what the question states (the full name
         it gives, its start's own name) is an echo and is left out; the names of nodes a path
         reaches are what the graph holds, even where the question says them. Of a question that
         offers answers to choose from ("... a physics or a chemistry prize?"), the best reading
         that reads one of them comes first; elsewhere a reading's values leave out the things the
-        question names (`_others`)."""
-        kept, seen = [], set()
+        question names (`_others`). Also each shown reading's (score, readings tried before it),
+        by its id, and the score of the best fitting reading of all."""
+        kept, seen, scores = [], set(), {}
+        read_as = read(question)
+        typed = "answer-type" in self.levers
+        persons = self.found.person_types() if typed else frozenset()
         said = set(folded(question).split())  # a reading that reads back only what the question says is an echo
         offered = {stem(word) for word in alternatives(question)}
         chosen = []  # of a choice between offered answers, the readings that read one of them
-        readings = self.readings(question)[:MAX_TRIED]
+        scored = self.found.scored(question)[:MAX_TRIED]
+        readings = [c for c, _ in scored]
         named = {(s.type_name, s.said) for c in readings for s in starts_of_reading(c) if s.is_named}
-        for reading in readings:
+        for tried, (reading, score) in enumerate(scored):
+            scores[id(reading)] = (score, tried)
+            is_ = self.found.result(reading) if typed else None
+            if typed and not offered and not fits(read_as, is_, persons=persons, nouns=self.found.schema_nouns):
+                continue  # its values cannot be what the question asks (glm_dspy/readings/answer_type.py)
             try:
                 result = self.graph.store.read(reading.cypher)
             except RuntimeError:  # Kuzu could not run it (buffer pool full, past its time): it reads nothing
                 continue
             values = list(dict.fromkeys(_text(next(iter(row.values()))) for row in result.rows
                                         if next(iter(row.values())) not in (None, [], "")))
+            if typed:
+                values = project(read_as, is_, values)  # a date's year where a year is asked
             if offered and values and {stem(v) for v in values} <= offered:
                 chosen.append((reading, values, result.text))
             elif not offered:
@@ -162,18 +187,35 @@ class Discriminate(dspy.Module):
                 break
         if "one" in self.levers and asks_one(question):
             kept = _one_first(kept)
-        return chosen[:1] + [shown for shown in kept if shown[1] != (chosen[0][1] if chosen else None)][: self.k - bool(chosen)]
+        shown = chosen[:1] + [shown for shown in kept if shown[1] != (chosen[0][1] if chosen else None)][: self.k - bool(chosen)]
+        return shown, scores, scored[0][1] if scored else 0.0
 
     def answer(self, question: str, log: StepLog) -> tuple[str, str] | None:
         """(answer, the query that read it), its steps added to `log`; None where no reading
-        answers: a yes/no question (no reading is one), no start, no reading that reads rows, a
-        graph Kuzu could not read (its buffer pool full, past a query's time), or the model's 0."""
+        answers (`judge`), or the best one is not sure."""
+        judged = self.judge(question, log)
+        return (judged.answer, judged.cypher) if judged is not None and judged.sure else None
+
+    def judge(self, question: str, log: StepLog) -> "Judgement | None":
+        """The best reading's answer and how sure it is, its steps added to `log`; None where no
+        reading answers: a yes/no question (no reading is one), no start, no reading that reads
+        rows, a graph Kuzu could not read (its buffer pool full, past a query's time), or the
+        model's 0. A yes/no answer and a computed one are sure: their readings state the facts."""
         if self.graph.retriever.node_index is None:
             return None
+        judged = self._judge(question, log)
+        if isinstance(judged, tuple):
+            return Judgement(judged[0], judged[1], None, True, {})
+        return judged
+
+    def _judge(self, question: str, log: StepLog):
         try:
             if asked(question) == YES_NO:
                 return self._yes_no(question, log) if "yes/no" in self.levers else None
-            shown = self.shown(question)
+            read_as = read(question)
+            if "compute" in self.levers and (read_as.asks_duration or read_as.compare and read_as.offered):
+                return self._computed(question, read_as, log)
+            shown, scores, best_score = self._shown(question)
         except RuntimeError as error:  # Kuzu could not run a reading's query: the readings do not answer
             log.add(Step("graph", output=f"no reading: the graph could not be read ({error})"))
             return None
@@ -200,8 +242,41 @@ class Discriminate(dspy.Module):
         if missing:  # it reads another question's answer: the fallback answers
             log.add(Step("graph", code=text, output=f"not answered by a reading: it does not do {', '.join(missing)}"))
             return None
-        log.add(Step("graph", code=text, output="\n".join(values[:MAX_VALUES])))
-        return ", ".join(values[:MAX_VALUES]), text
+        found = features(score=scores[id(reading)][0], best_score=best_score, tried=scores[id(reading)][1],
+                         next_score=next((scores[id(c)][0] for c, _, _ in shown if c is not reading), None),
+                         hops=len(hops_of(reading)), values=len(values), asks_one=asks_one(question),
+                         kind_said=read_as.asked is not None,
+                         noun_unknown=unknown_noun(read_as, self.found.schema_nouns))
+        probability = self.confidence.probability(found) if self.confidence is not None else None
+        sure = probability is None or probability >= self.confidence.threshold
+        doubt = "" if sure else f"\n(not sure: the readings' confidence {probability:.2f} is below " \
+                                f"{self.confidence.threshold:.2f})"
+        log.add(Step("graph", code=text, output="\n".join(values[:MAX_VALUES]) + doubt))
+        return Judgement(", ".join(values[:MAX_VALUES]), text, probability, sure, found, reading.words())
+
+    def _computed(self, question: str, read_as, log: StepLog) -> tuple[str, str] | None:
+        """An age, a span of years or which of two, computed from the values the question's
+        readings read (glm_dspy/readings/compute.py); None where no program computes it: no plain
+        reading can be its answer, so the question goes on."""
+        kinds = frozenset({NUMBER, COUNT_KIND}) if read_as.compare in (LARGER, SMALLER) else frozenset({DATE, YEAR})
+        offered = read_as.offered if read_as.compare is not None and read_as.offered else ()
+        readings = self.found.value_readings(question, kinds, offered)[:MAX_TRIED]
+        computed = Program(read_as, readings, self.found.result, self._values).answer()
+        if computed is None:
+            log.add(Step("graph", output=f"not answered by a reading: no reading computes {_what(read_as)}"))
+            return None
+        log.add(Step("graph", code="\n".join(computed.queries), output=f"{computed.how} = {computed.answer}"))
+        return computed.answer, computed.queries[-1]
+
+    def _values(self, reading: Candidate) -> tuple[list[str], str]:
+        """A reading's distinct values, as text, and the query that ran (none where Kuzu could
+        not run it)."""
+        try:
+            result = self.graph.store.read(reading.cypher)
+        except RuntimeError:
+            return [], ""
+        return list(dict.fromkeys(_text(next(iter(row.values()))) for row in result.rows
+                                  if next(iter(row.values())) not in (None, [], ""))), result.text
 
     def _asks(self, question: str) -> dict[str, bool]:
         """What the question asks of its answer beyond a path's values (`unrealized`); nothing
@@ -267,6 +342,25 @@ class Discriminate(dspy.Module):
         return log.prediction(fallen.answer or None, fallen.error_category, cypher=getattr(fallen, "cypher", ""))
 
 
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The best reading's answer (`answer`, read by the query `cypher`), the probability that it
+    is right (None: no model, or a yes/no or computed answer) and whether that is sure enough to
+    give it with no LLM call; `features` what the probability was computed from."""
+    answer: str
+    cypher: str
+    probability: float | None
+    sure: bool
+    features: dict
+    words: str = ""
+
+
+def _what(read_as) -> str:
+    if read_as.compare is not None and read_as.offered is not None:
+        return f"which of {read_as.offered[0]} and {read_as.offered[1]} is {read_as.compare}"
+    return "an age" if read_as.asked == "age" else "a span of years"
+
+
 def _others(values: list[str], named: set[str]) -> list[str]:
     """A list's values but the things the question names: "the co-authors of X on paper P" are
     P's authors but X. A value that is all a reading reads stays (X's own canonical version may
@@ -306,7 +400,9 @@ def _choice_grammar(count: int) -> str:
 
 def _text(value) -> str:
     if isinstance(value, list):
-        return ", ".join(map(str, value))  # a list value is the answer's items, as rows are
+        return ", ".join(map(_text, value))  # a list value is the answer's items, as rows are
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))  # a whole number stored as a double (an area of 103000.0 km²) as people write it
     return str(value)
 
 

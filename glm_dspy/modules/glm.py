@@ -58,8 +58,8 @@ from glm_dspy.retrieval.observation import Observation, is_empty_output, printed
 from glm_dspy.retrieval.pipeline import Prefetcher, prefetch_pool
 from glm_dspy.lm.query import current_query_id, decoding_listener, query_context
 from glm_dspy.graphs.node_info import CHUNK_OPENING
-from glm_dspy.runs.steps import (CODE_ERROR, RETRIEVAL_ERROR, STEP_LIMIT, TIME_LIMIT, UNEXPECTED_OUTPUT, Step, StepLog,
-                            listening)
+from glm_dspy.runs.steps import (CODE_ERROR, NOT_SURE, RETRIEVAL_ERROR, STEP_LIMIT, TIME_LIMIT, UNEXPECTED_OUTPUT,
+                                 Step, StepLog, listening)
 from glm_dspy.graphs.deadline import DeadlinePassed, deadline, remaining_s
 
 DEFAULT_QUESTION_TIMEOUT_S = 300.0  # one question, all its agent calls and graph work (the 0.5B on 2 CPUs: ~10-60 s)
@@ -205,15 +205,25 @@ class GLM(dspy.Module):
         run = current_run()  # a journaled batch names the query (glm_dspy/runs/batch.py); so does a module around GLM
         query_id = run.query_id if run is not None else current_query_id() or uuid.uuid4().hex
         answer, category, kind = None, TIME_LIMIT, self.kind or "deterministic"
+        guess = None  # the best reading's answer, where it was not sure
         with dspy.context(adapter=self.adapter), query_context(query_id), \
                 deadline(time.monotonic() + self.question_timeout_s):
             try:
                 tried = self._reads(question)
-                found = self.readings.answer(question, log) if tried else None
-                if found is not None:
-                    answer, category = found[0], None
-                else:
+                judged = self.readings.judge(question, log) if tried else None
+                if judged is not None and judged.sure:
+                    answer, category = judged.answer, None
+                else:  # no reading, or the best one is not sure (glm_dspy/readings/confidence.py): the agents decide
                     answer, category, kind = self._attempt(question, notebook, log, guidance)
+                    if judged is not None:
+                        guess = judged.answer
+                        if not answer:  # nothing trustworthy: say so, with the best reading, never as a fact
+                            answer, category = None, NOT_SURE
+                            log.add(Step("graph", output=f"not sure: the best reading ({judged.words}) says {guess}, "
+                                                         f"at a confidence of {judged.probability:.2f}"))
+                        elif answer.strip().lower() != guess.strip().lower():
+                            log.add(Step("graph", output=f"the agents' answer differs from the best reading's "
+                                                         f"({judged.words}: {guess}), which was not sure"))
                 # a question of the bank's form that Algorithm 1 left unanswered: the readings are the last candidate
                 if not answer and self.readings is not None and not tried \
                         and (found := self.readings.answer(question, log)) is not None:
@@ -223,7 +233,8 @@ class GLM(dspy.Module):
                 answer, category = None, TIME_LIMIT
         if answer and asked(question) == YES_NO:  # a printed truth answers in the question's words
             answer = TRUTHS.get(answer.strip().lower(), answer)
-        return log.prediction(answer, category, kind=kind, notebook=notebook.text, query_id=query_id)
+        return log.prediction(answer, category, kind=kind, notebook=notebook.text, query_id=query_id,
+                              guess=guess if category == NOT_SURE else None)
 
     def _attempt(self, question: str, notebook: Notebook, log: StepLog,
                  guidance: str) -> tuple[str | None, str | None, str]:

@@ -35,12 +35,13 @@ PATHS = 24  # paths whose readings are ranked one by one
 
 def rank(question: str, found: list[Candidate], *, embed, vocabulary: SchemaWords, taught: dict[str, tuple[str, bool]],
          levers: frozenset[str], thing: str | None, persons: frozenset[str],
-         timed: Callable[[str, str], str | None]) -> list[Candidate]:
+         timed: Callable[[str, str], str | None], scores_out: list[float] | None = None) -> list[Candidate]:
     """`found` (readings of the question's starts), best first. `embed`: texts -> unit vectors;
     `vocabulary`: the graph's schema words (glm_dspy/modules/schema_words.py); `taught`: the
     words the bank teaches for relations (glm_dspy/modules/taught_words.py); `levers`: those on;
     `thing`: the node type the question asks for; `persons`: the types of people, where it asks
-    "who"; `timed`: whether a feature holds a time."""
+    "who"; `timed`: whether a feature holds a time; `scores_out`: where given, each returned
+    reading's score is appended to it, in the same order (the confidence reads them)."""
     if not found:
         return []
     asked_vector = embed([question])[0]
@@ -134,7 +135,10 @@ def rank(question: str, found: list[Candidate], *, embed, vocabulary: SchemaWord
                                    + (ranks[4] and c.loop is None))
                     - misplaced(c) - UNSAID_COST * (not time_named and unnamed_time(c, timed))
                     for c in found])
-    return [found[i] for i in np.argsort(-scores, kind="stable")]
+    order = np.argsort(-scores, kind="stable")
+    if scores_out is not None:
+        scores_out.extend(float(scores[i]) for i in order)
+    return [found[i] for i in order]
 
 
 __all__ = ["rank", "PATHS"]

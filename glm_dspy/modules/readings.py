@@ -33,6 +33,8 @@ from dataclasses import replace
 
 from glm_dspy.graphs.cypher.absent import absent_readings
 from glm_dspy.graphs.cypher.value_index import DATE as VALUE_DATE
+from glm_dspy.graphs.cypher.value_index import LIST as VALUE_LIST
+from glm_dspy.graphs.cypher.value_index import NUMBER as VALUE_NUMBER
 from glm_dspy.graphs.cypher.value_index import TEXT as VALUE_TEXT
 from glm_dspy.graphs.cypher.value_index import ValueIndex, stem
 from glm_dspy.graphs.cypher.candidate import COUNT, Candidate, Start
@@ -57,6 +59,8 @@ from glm_dspy.modules.question_values import question_values
 from glm_dspy.modules.reading_fit import answer_types, is_stated
 from glm_dspy.modules.reading_rank import rank
 from glm_dspy.modules.relation_words import RelationWords
+from glm_dspy.readings import answer_type
+from glm_dspy.readings.answer_type import Result, SchemaNouns
 from glm_dspy.modules.schema_words import SchemaWords
 from glm_dspy.modules.taught_words import taught_words
 
@@ -67,7 +71,7 @@ LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "
                     "compared", "persons", "meant", "order", "gate", "voice", "one", "repeated", "forms",
                     "detour", "which", "passive", "asked-end", "referred", "meet-order", "types",
                     "time-said", "absence", "gaps", "exists", "inverse", "unprobed", "roles",
-                    "type-paths"})
+                    "type-paths", "answer-type", "compute", "confidence"})
 
 
 class Readings:
@@ -244,6 +248,62 @@ class Readings:
         kind = self._values.kind(c.group.key.type_name, c.group.key.feature)
         return VALUE_DATE if c.group.part is not None else kind
 
+    def value_readings(self, question: str, kinds: frozenset[str], names_in: tuple[str, ...] = ()) -> list[Candidate]:
+        """The paths of each thing the question names (a node it names, or a name it states:
+        "laureate whose name is X"), one by one (not several names as one start, one start of
+        names said alike; the names in `names_in` where given, each text read on its own: the two
+        things a question offers, "The Matrix or The Matrix Reloaded"), whose values are of `kinds`
+        (answer_type's), best first: what a program that
+        computes with values reads (glm_dspy/readings/compute.py)."""
+        self._build()
+        store, schema = self.graph.store, self.graph.schema
+        starts = []  # a thing the question names, or a name it states as a value; one start a thing
+        found_in = [start for text in (names_in or (question,))
+                    for start in question_starts(self.graph, self._values, text, self._embed, union=False,
+                                                 likened=False, absence=False)]
+        for s in found_in:
+            names = s.is_named or len(s.conditions) == 1 and s.conditions[0].op == "=" \
+                and self._result_kind(s.type_name, s.conditions[0].feature) == answer_type.NAMES
+            if names and not any(_same_thing(s, other) for other in starts):
+                starts.append(s)
+        found = [c for start in starts
+                 for c in readings_of(schema, start, paths_from(store, start, max_hops=self.max_hops,
+                                                                inverses=self._inverses))]
+        return self.rank(question, [c for c in found if self.result(c).kind in kinds])
+
+    def result(self, c: Candidate) -> Result:
+        """What a reading's values are (glm_dspy/readings/answer_type.py): a count, a date, a
+        year, a number, a type's names or another text, with the type, feature and last relation."""
+        self._build()
+        relation = c.hops[-1].relation if c.hops else None
+        if c.returns == COUNT:
+            return Result(answer_type.COUNT, answer_types(c)[0], None, relation)
+        if c.group is not None:
+            key = c.group.key
+            if c.group.part is not None:
+                kind = answer_type.YEAR if c.group.part == "year" else answer_type.TEXT
+            else:
+                kind = self._result_kind(key.type_name, key.feature)
+            return Result(kind, key.type_name, key.feature, relation)
+        type_name = answer_types(c)[0]
+        return Result(self._result_kind(type_name, c.returns), type_name, c.returns, relation)
+
+    def _result_kind(self, type_name: str, feature: str) -> str:
+        kind = self._values.kind(type_name, feature)
+        if kind == VALUE_DATE:
+            return answer_type.DATE
+        if kind == VALUE_NUMBER:
+            return answer_type.YEAR if (type_name, feature) in self._values.years else answer_type.NUMBER
+        if kind == VALUE_LIST:
+            return answer_type.LIST
+        return answer_type.NAMES if feature == self.graph.schema.node_types[type_name].text_feature \
+            else answer_type.TEXT
+
+    @functools.cached_property
+    def schema_nouns(self) -> SchemaNouns:
+        """The schema's names by the lemmas of their words, inverse names too (read once)."""
+        return SchemaNouns.of(self.graph.schema, self._inverse_names())
+
     def _build(self) -> None:
         with self._built:
             if self._values is None:
@@ -264,13 +324,19 @@ class Readings:
         (glm_dspy/modules/reading_rank.py)."""
         return self.rank(question, self.candidates(question))
 
-    def rank(self, question: str, found: list[Candidate]) -> list[Candidate]:
+    def rank(self, question: str, found: list[Candidate], scores_out: list[float] | None = None) -> list[Candidate]:
         """`found` (readings of the question's starts), best first, as `readings` ranks them
-        (glm_dspy/modules/reading_rank.py)."""
+        (glm_dspy/modules/reading_rank.py); each one's score appended to `scores_out` where given."""
         self._build()
         return rank(question, found, embed=self._embed, vocabulary=self._schema_words, taught=self._taught,
                     levers=self.levers, thing=self._thing(question), persons=self._person_types(question),
-                    timed=self._timed)
+                    timed=self._timed, scores_out=scores_out)
+
+    def scored(self, question: str) -> list[tuple[Candidate, float]]:
+        """Every reading of the question with its score, best first."""
+        scores: list[float] = []
+        ranked = self.rank(question, self.candidates(question), scores)
+        return list(zip(ranked, scores))
 
     @functools.cached_property
     def _schema_words(self) -> SchemaWords:
@@ -280,3 +346,16 @@ class Readings:
     def _inverse_names(self) -> dict[str, str]:
         """relation -> its name the other way (glm_dspy/modules/schema_words.py)."""
         return self._schema_words.inverse_names
+
+
+def _same_thing(a: Start, b: Start) -> bool:
+    """Whether two starts of names are one thing: one node; one value of one feature; else a
+    name said again in other parts (a family name, a full name: `Start.said_alike`). Two names
+    of one feature are two things, though one holds the other's words ("The Matrix", "The Matrix
+    Reloaded")."""
+    if a.is_named and b.is_named:
+        return a.node_id == b.node_id
+    if not a.is_named and not b.is_named and a.type_name == b.type_name \
+            and a.conditions[0].feature == b.conditions[0].feature:
+        return str(a.conditions[0].value).lower() == str(b.conditions[0].value).lower()
+    return a.said_alike(b)

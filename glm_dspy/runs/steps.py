@@ -15,7 +15,8 @@ RETRIEVAL_ERROR = "retrieval error"
 CODE_ERROR = "code execution error"
 STEP_LIMIT = "step limit exceeded"
 TIME_LIMIT = "time limit exceeded"  # the question's deadline passed (ours; not in the paper's table)
-ERROR_CATEGORIES = (UNEXPECTED_OUTPUT, RETRIEVAL_ERROR, CODE_ERROR, STEP_LIMIT, TIME_LIMIT)  # GLM paper Table 5 + ours
+NOT_SURE = "not sure"  # no agent answered and the best reading was not sure (ours: prediction.guess holds it)
+ERROR_CATEGORIES = (UNEXPECTED_OUTPUT, RETRIEVAL_ERROR, CODE_ERROR, STEP_LIMIT, TIME_LIMIT, NOT_SURE)  # Table 5 + ours
 # The fields every arm's `dspy.Prediction` has (StepLog.prediction); glm_dspy.evaluation.evaluate records them.
 PREDICTION_FIELDS = ("answer", "steps", "error_category", "num_calls", "prompt_tokens", "cached_tokens",
                      "completion_tokens")

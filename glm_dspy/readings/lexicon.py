@@ -1,0 +1,51 @@
+"""The English the readings know, in one place: the words that say what a question asks and
+what to do with the values it finds. Nothing here names a graph's types, relations or values:
+those come from the schema (glm_dspy/readings/schema_grammar.py). Words are lemmas
+(glm_dspy/readings/words.py lemmatizes with lemminflect), lower case.
+"""
+
+from __future__ import annotations
+
+# the question words, by the kind of answer each asks for
+PERSON_WH = frozenset({"who", "whom", "whose"})
+PLACE_WH = frozenset({"where"})
+TIME_WH = frozenset({"when"})
+CHOOSING_WH = frozenset({"what", "which"})  # the noun after them says what is asked
+HOW = "how"
+QUANTITY_AFTER_HOW = frozenset({"many", "much"})
+AGE_AFTER_HOW = frozenset({"old"})  # "how old": an age
+SPAN_AFTER_HOW = frozenset({"long"})  # "how long": a span of time
+
+# nouns that name a unit of time: "what year" asks a year, "how many years" a span in years
+YEAR, DATE, MONTH, DECADE = "year", "date", "month", "decade"
+TIME_UNITS = {"year": YEAR, "date": DATE, "day": DATE, "month": MONTH, "decade": DECADE}
+AGE_NOUNS = frozenset({"age"})
+
+# openings that are no part of the question: "Could you tell me who ...", "Hey, do you know when ..."
+GREETINGS = frozenset({"hey", "hi", "hello", "ok", "okay", "so", "um", "uh", "please", "quick", "question"})
+ASKING_AUX = frozenset({"can", "could", "would", "will"})
+TELLING_VERBS = frozenset({"tell", "let", "show", "give", "inform", "name", "list", "specify", "identify",
+                           "provide", "say", "share", "find", "know", "remind"})
+KNOWING_VERBS = frozenset({"know", "wonder", "remember", "recall"})  # "do you know", "I wonder"
+WANTING_VERBS = frozenset({"want", "like", "need", "wish"})  # "I'd like to know"
+PRONOUNS = frozenset({"you", "me", "us", "i", "we"})
+IMPERATIVES = frozenset({"name", "list", "give", "tell", "show", "find", "identify", "state", "say"})
+INDEFINITE = frozenset({"a", "an"})
+NUMBER_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "dozen"})
+DETERMINERS = frozenset({"a", "an", "the", "one", "some", "any", "all", "every", "each", "this", "that", "these",
+                         "those", "other", "another"})
+AUXILIARIES = frozenset({"is", "was", "are", "were", "be", "been", "do", "does", "did", "has", "have", "had", "can",
+                         "could", "will", "would", "should", "may", "might", "must"})
+PREPOSITIONS = frozenset({"in", "on", "at", "under", "from", "with", "by", "for", "to", "of", "into", "during",
+                          "since", "after", "before", "about", "through", "between"})
+CHOICE = "or"
+CLAUSE_MARKS = frozenset({",", ";", ":", ".", "!"})  # "?" ends a question
+
+# comparison of two named things by a value: "who was older", "which came first"
+EARLIER_WORDS = frozenset({"old", "early", "first", "soon"})  # older: born earlier
+LATER_WORDS = frozenset({"young", "late", "last", "recent", "new"})
+LARGER_WORDS = frozenset({"large", "big", "high", "many", "much", "populous", "long", "tall", "great", "more"})
+SMALLER_WORDS = frozenset({"small", "little", "low", "few", "short", "less"})
+ORDINAL_DEGREE = frozenset({"first", "last"})  # ordinals that compare without a comparative form
+
+__all__ = [name for name in dir() if name.isupper()]

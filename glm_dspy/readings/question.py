@@ -1,0 +1,256 @@
+"""`read(question) -> Question`: what a question asks, read once from its words.
+
+The class of questions served: every question, in any register a user writes ("What year was X
+born?", "x birth year", "hey, do you know how old X was when ...", "Name a student of X"). What
+it reads: the kind of value asked (a person, a place, a time and its unit, an age or a span of
+time, a count, a number, yes or no, a thing a noun names), and whether the question offers two
+things to compare ("Who was older, X or Y?"). Everything is read off the question's words and
+lemmas (glm_dspy/readings/words.py) with the lexicon's English (glm_dspy/readings/lexicon.py);
+no graph is needed, so one reading serves every graph. The schema's side (which type or relation
+a noun names) is glm_dspy/readings/answer_type.py's.
+
+The main question is the first clause (between commas) that opens as a question opens, after a
+request ("Could you tell me ...", "I'd like to know ...") or greeting is left out: "In the year X
+won, who won ...?" asks "who".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from glm_dspy.readings import lexicon as en
+from glm_dspy.readings.words import Word, words_of
+
+# the kinds of value a question asks for
+PERSON, PLACE, TIME, YEAR, MONTH, DECADE, DATE = "person", "place", "time", "year", "month", "decade", "date"
+AGE, SPAN, COUNT, NUMBER, YES_NO, CHOICE, THING = "age", "span", "count", "number", "yes/no", "choice", "thing"
+TIMES = frozenset({TIME, YEAR, MONTH, DECADE, DATE})  # a time, of a unit or any
+DURATIONS = frozenset({AGE, SPAN})  # a difference of two times
+EARLIER, LATER, LARGER, SMALLER = "earlier", "later", "larger", "smaller"  # which of two, by a value
+
+_UNIT_KIND = {en.YEAR: YEAR, en.DATE: DATE, en.MONTH: MONTH, en.DECADE: DECADE}
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    text: str
+    words: tuple[Word, ...]
+    asked: str | None  # one of the kinds above; None where the words do not say
+    noun: str | None = None  # the lemma of the noun naming what is asked ("which currency": currency)
+    unit: str | None = None  # of a SPAN: the unit of time it is counted in (lexicon.YEAR, ...)
+    compare: str | None = None  # EARLIER, LATER, LARGER or SMALLER: which of the two things offered
+    offered: tuple[str, str] | None = None  # the two things a question offers ("X or Y"), as written
+    main: tuple[int, int] = (0, 0)  # the main question's words, words[main[0]:main[1]]
+
+    @property
+    def asks_time(self) -> bool:
+        return self.asked in TIMES
+
+    @property
+    def asks_duration(self) -> bool:
+        return self.asked in DURATIONS
+
+
+def read(question: str) -> Question:
+    words = words_of(question)
+    start, end = _main_clause(words)
+    main = words[start:end]
+    asked, noun, unit = _asked(main)
+    offered = _offered(question, words, start, end)
+    compare = _compare(main) if offered is not None else None
+    if asked == YES_NO and offered is not None:
+        asked = CHOICE
+    return Question(question, words, asked, noun, unit, compare, offered, (start, end))
+
+
+def _main_clause(words: tuple[Word, ...]) -> tuple[int, int]:
+    """(start, end) of the main question: past greetings and a request, the first clause that
+    opens as a question does, else the first clause."""
+    at = _past_request(words, 0)
+    clauses, begin = [], at
+    for i in range(at, len(words) + 1):
+        if i == len(words) or words[i].text in en.CLAUSE_MARKS or words[i].text == "?":
+            if i > begin:
+                clauses.append((begin, i))
+            begin = i + 1
+    for begin, end in clauses:
+        first = _past_request(words, begin)
+        if first < end and _opens_question(words, first, end):
+            return first, end
+    return clauses[0] if clauses else (at, len(words))
+
+
+def _past_request(words: tuple[Word, ...], at: int) -> int:
+    """The first word after greetings and a request at `at` ("hey, could you tell me ...")."""
+    while at < len(words) and (words[at].text in en.GREETINGS or words[at].text in en.CLAUSE_MARKS):
+        at += 1
+    texts = [w.text for w in words[at:at + 6]]
+    if len(texts) >= 3 and texts[0] in en.ASKING_AUX and texts[1] == "you":
+        i = 2 + (texts[2] == "please")
+        if i < len(texts) and words[at + i].is_(en.TELLING_VERBS):
+            i += 1
+            while i < len(texts) and texts[i] in en.PRONOUNS | {"about", "know"}:
+                i += 1
+            return at + i
+    if len(texts) >= 3 and texts[0] in ("do", "does") and texts[1] == "you":
+        i = 2 + (texts[2:4] == ["happen", "to"]) * 2
+        if i < len(texts) and words[at + i].is_(en.KNOWING_VERBS):
+            return at + i + 1
+    if texts[:1] == ["i"]:  # "I wonder ...", "I'd like to know ...", "I want to know ..."
+        i = 1
+        while i < len(texts) and (texts[i] in ("would", "d", "'d", "really") or words[at + i].is_(en.WANTING_VERBS)
+                                  or texts[i] == "to"):
+            i += 1
+        if i < len(texts) and words[at + i].is_(en.KNOWING_VERBS):
+            return at + i + 1
+    return at
+
+
+def _opens_question(words: tuple[Word, ...], at: int, end: int) -> bool:
+    at = _past_prepositions(words, at, end)
+    if at >= end:
+        return False
+    text = words[at].text
+    return text in en.PERSON_WH | en.PLACE_WH | en.TIME_WH | en.CHOOSING_WH | {en.HOW} | en.AUXILIARIES \
+        or text in en.IMPERATIVES or text in ("if", "whether")
+
+
+def _past_prepositions(words: tuple[Word, ...], at: int, end: int) -> int:
+    while at < end and words[at].text in en.PREPOSITIONS:
+        at += 1
+    return at
+
+
+def _asked(main: tuple[Word, ...]) -> tuple[str | None, str | None, str | None]:
+    """(kind, noun, unit) the main clause asks for."""
+    at = _past_prepositions(main, 0, len(main))
+    if at >= len(main):
+        return None, None, None
+    first, rest = main[at], main[at + 1:]
+    if first.text in ("if", "whether"):
+        return YES_NO, None, None
+    if first.text in en.PERSON_WH:
+        return PERSON, None, None
+    if first.text in en.PLACE_WH:
+        return PLACE, None, None
+    if first.text in en.TIME_WH:
+        return TIME, None, None
+    if first.text == en.HOW and rest:
+        after = rest[0]
+        if after.text in en.QUANTITY_AFTER_HOW:
+            noun = _noun(rest[1:])
+            if noun in en.TIME_UNITS:
+                return SPAN, None, en.TIME_UNITS[noun]
+            return (COUNT if after.text == "many" else NUMBER), noun, None
+        if after.is_(en.AGE_AFTER_HOW):
+            return AGE, None, None
+        if after.is_(en.SPAN_AFTER_HOW):
+            return SPAN, None, en.YEAR
+        return NUMBER, None, None  # "how big", "how tall"
+    if first.text in en.CHOOSING_WH:
+        if rest and (rest[0].text in en.AUXILIARIES or rest[0].text == "'s"):  # "what is", "what's"
+            tail = rest[1:]
+            if tail and tail[0].text in en.DETERMINERS:  # "What is the capital of Peru?"
+                return _of_noun(_noun(tail))
+            return _of_noun(_last_noun(tail))  # "What was Marie Curie's birth date?": the noun that ends it
+        return _of_noun(_noun(rest, adjacent=True))  # "What year ...", "Which currency ..."
+    if first.text in en.AUXILIARIES:
+        return YES_NO, None, None
+    if first.text in en.IMPERATIVES:
+        return _of_noun(_noun(rest))
+    if first.text in en.DETERMINERS:  # what a request asks for: "(I'd like to know) the capital of France"
+        return _of_noun(_noun(main[at:]))
+    for word in main:  # a terse question ("marie curie birth year"): a unit of time or an age it says
+        if word.is_(set(en.TIME_UNITS)) or word.is_(en.AGE_NOUNS):
+            return _of_noun(next(iter(word.lemmas & (set(en.TIME_UNITS) | en.AGE_NOUNS))))
+    return None, None, None
+
+
+def _of_noun(noun: str | None) -> tuple[str | None, str | None, str | None]:
+    if noun is None:
+        return THING, None, None
+    if noun in en.AGE_NOUNS:
+        return AGE, None, None
+    if noun in en.TIME_UNITS:
+        return _UNIT_KIND[en.TIME_UNITS[noun]], None, None
+    return THING, noun, None
+
+
+def _noun(words: tuple[Word, ...], adjacent: bool = False) -> str | None:
+    """The lemma of the first noun after determiners (and, unless `adjacent`, pronouns: "give me
+    the ..."): a word lemminflect knows as a noun, else the first word that is no function word."""
+    if words and words[0].text == "one":  # "which one ...": the thing named before, no noun of its own
+        return None
+    i = 0
+    while i < len(words) and (words[i].text in en.DETERMINERS or not adjacent and words[i].text in en.PRONOUNS):
+        i += 1
+    for k, word in enumerate(words[i:i + 4], i):
+        if k + 1 < len(words) and words[k + 1].text == "'s":  # "that country's capital": the capital
+            return _noun(words[k + 2:], adjacent=True)
+        if word.text in en.PRONOUNS:  # "which US state" (us): not the noun
+            continue
+        if word.text in en.AUXILIARIES or word.text in en.PREPOSITIONS or not word.text.isalpha():
+            break
+        if word.degree or word.text in en.ORDINAL_DEGREE or word.text in en.NUMBER_WORDS or word.text.isdigit():
+            continue  # "which came first", "the three biggest cities": not the noun
+        noun = _noun_lemma(word)
+        if noun is not None:
+            return noun
+    return None
+
+
+def _last_noun(words: tuple[Word, ...]) -> str | None:
+    tail = [w for w in words if w.text.isalpha() and w.text not in en.PREPOSITIONS]
+    return _noun_lemma(tail[-1]) if tail else None
+
+
+def _noun_lemma(word: Word) -> str | None:
+    from lemminflect import getAllLemmas
+
+    nouns = getAllLemmas(word.text).get("NOUN")
+    if nouns:
+        return nouns[0]
+    return None
+
+
+def _offered(question: str, words: tuple[Word, ...], start: int, end: int) -> tuple[str, str] | None:
+    """The two things "X or Y" offers at the end of the question ("..., Marie Curie or Niels
+    Bohr?"), as written: the words before "or" back to a clause mark, the main clause's verb, a
+    comparative or an indefinite article ("a man or a woman": kinds; "the" begins a title) and
+    those after it; None where the question offers none."""
+    ors = [i for i, w in enumerate(words) if w.text == en.CHOICE]
+    if len(ors) != 1:
+        return None
+    at = ors[0]
+    left = at
+    while left > 0 and words[left - 1].text not in en.CLAUSE_MARKS | en.AUXILIARIES | en.INDEFINITE \
+            and not (words[left - 1].degree or words[left - 1].text in en.ORDINAL_DEGREE):
+        left -= 1
+    right = at + 1
+    while right < len(words) and words[right].text not in en.CLAUSE_MARKS | {"?"}:
+        right += 1
+    if left == at or right == at + 1:
+        return None
+    first = question[words[left].start:words[at - 1].end].strip()
+    second = question[words[at + 1].start:words[right - 1].end].strip()
+    for article in en.INDEFINITE:  # "a physics or a chemistry prize": the kinds, not their articles
+        if second.lower().startswith(article + " "):
+            second = second[len(article) + 1:]
+    return first, second
+
+
+def _compare(main: tuple[Word, ...]) -> str | None:
+    """Which of two offered things: by an earlier or later time, or a larger or smaller value,
+    as a comparative ("older", "larger") or an ordinal ("first") in the main clause says."""
+    for word in main:
+        if not (word.degree or word.text in en.ORDINAL_DEGREE):
+            continue
+        for words, direction in ((en.EARLIER_WORDS, EARLIER), (en.LATER_WORDS, LATER),
+                                 (en.LARGER_WORDS, LARGER), (en.SMALLER_WORDS, SMALLER)):
+            if word.is_(words):
+                return direction
+    return None
+
+
+__all__ = ["Question", "read", "PERSON", "PLACE", "TIME", "YEAR", "MONTH", "DECADE", "DATE", "AGE", "SPAN", "COUNT",
+           "NUMBER", "YES_NO", "CHOICE", "THING", "TIMES", "DURATIONS", "EARLIER", "LATER", "LARGER", "SMALLER"]

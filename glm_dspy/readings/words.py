@@ -1,0 +1,58 @@
+"""A question's words, each with its lemmas and its place in the text, read once.
+
+Why: every rule of the readings works on words (glm_dspy/readings/question.py), never on the raw
+string, so "years", "Years" and "year" are one word, "older" is the comparative of "old", and
+a typo's neighbours keep their places. Lemmas are lemminflect's (its data ships in the wheel).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from lemminflect import getAllLemmas, getInflection
+
+# a possessive's "'s" is a word of its own; a sentence's end (. ! ?) and , ; : are marks
+_WORD = re.compile(r"['’]s\b|[^\W_]+|[,;:?!]|\.(?!\d)", re.UNICODE)
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    text: str  # as written, lower case (a possessive's "’s" as "'s")
+    start: int  # character offsets in the question
+    end: int
+    lemmas: frozenset[str]  # every lemma lemminflect knows for it, and the word itself
+    degree: str | None  # "comparative" ("older"), "superlative" ("oldest"), else None
+
+    def is_(self, words: frozenset[str] | set[str] | str) -> bool:
+        """Whether one of its lemmas is `words` (one word or a set of them)."""
+        return bool(self.lemmas & ({words} if isinstance(words, str) else words))
+
+
+def words_of(text: str) -> tuple[Word, ...]:
+    """The words (and the marks , ; : ? ! .) of `text`, in order."""
+    found = []
+    for match in _WORD.finditer(text):
+        word = match.group(0).lower().replace("’", "'")
+        lemmas, degree = _lemmas(word)
+        found.append(Word(word, match.start(), match.end(), lemmas, degree))
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=65536)
+def _lemmas(word: str) -> tuple[frozenset[str], str | None]:
+    if not word.isalpha():
+        return frozenset({word}), None
+    every = getAllLemmas(word)
+    lemmas = {word} | {lemma for group in every.values() for lemma in group}
+    degree = None
+    for lemma in every.get("ADJ", ()) + every.get("ADV", ()):
+        if lemma != word and word in getInflection(lemma, tag="JJR") + getInflection(lemma, tag="RBR"):
+            degree = "comparative"
+        elif lemma != word and word in getInflection(lemma, tag="JJS") + getInflection(lemma, tag="RBS"):
+            degree = "superlative"
+    return frozenset(lemmas), degree
+
+
+__all__ = ["Word", "words_of"]
