@@ -12,7 +12,7 @@ examples is read from the database. For each arm of `Text2Cypher.choose_examples
   + word order        and, among the 32 nearest, the forms' word order counts
 Neither option is on by default: what this measures is whether the prompt holds the right shape,
 not whether the model copies it, and on Nobel one example per shape made the 0.5B model mix the
-shapes (EM 0.976 -> 0.570 on the dev split, docs/benchmarks.md).
+shapes (EM 0.976 -> 0.570 on the dev split, at 773aa6b).
 it counts how often the nearest example (the one printed last, next to the question) has the
 question's shape, and how often any of the k has it; "in bank" is how often the bank holds that
 shape at all (the ceiling of both). Databases: DATA/nobel, DATA/pq, DATA/pql, DATA/syn10k, as the

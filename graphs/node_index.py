@@ -60,6 +60,8 @@ class SentenceTransformerEmbedder:
         self._is_mean_pooled = (pooling is not None and type(modules[2]).__name__ == "Normalize"
                                 and (getattr(pooling, "pooling_mode", None) == "mean"  # sentence-transformers 5
                                      or getattr(pooling, "pooling_mode_mean_tokens", False)))
+        # keys the vectors of a graph's fixed texts kept on disk; None for a hub id (no folder to check)
+        self.fingerprint = model_fingerprint(Path(model), max_seq_length, batch_size) if Path(model).is_dir() else None
 
     def __deepcopy__(self, memo) -> "SentenceTransformerEmbedder":
         """Itself: a program's copies (DSPy's optimizers deep-copy programs) share the one model
@@ -87,6 +89,22 @@ class SentenceTransformerEmbedder:
             vectors = self._model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
                                          convert_to_numpy=True, show_progress_bar=False)
         return np.ascontiguousarray(vectors, dtype=np.float32)
+
+
+def model_fingerprint(folder: Path, max_seq_length: int, batch_size: int) -> str:
+    """What an embedder's vectors depend on, for the vectors stored on disk
+    (glm_dspy/modules/stored_vectors.py): its model folder's files (name, size, modification
+    time), its truncation and batch size (a batch pads to its longest text), and the versions of
+    the libraries that compute them. Any of them changed, the stored vectors are not used."""
+    import sentence_transformers
+    import torch
+    import transformers
+
+    files = sorted((str(p.relative_to(folder)), p.stat().st_size, p.stat().st_mtime_ns)
+                   for p in folder.rglob("*") if p.is_file())
+    return json.dumps({"folder": str(folder.resolve()), "files": files, "max_seq_length": max_seq_length,
+                       "batch_size": batch_size, "torch": torch.__version__, "transformers": transformers.__version__,
+                       "sentence_transformers": sentence_transformers.__version__})
 
 
 @dataclass(slots=True)

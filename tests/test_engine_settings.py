@@ -44,7 +44,7 @@ class Started(Exception):
 def engine_settings(monkeypatch, tmp_path):
     """make_lm up to the point where it would start the in-process engine, on a GPU or not."""
 
-    def start(model_path, max_model_len, kv_cache_gib, engine_kwargs):
+    def start(model_path, max_model_len, kv_cache_gib, engine_kwargs, verify=None):
         raise Started(kv_cache_gib, engine_kwargs)
 
     monkeypatch.setattr(factory, "_inprocess_transport", start)

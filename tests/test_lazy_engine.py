@@ -1,6 +1,6 @@
-"""The in-process engine starts on the first LLM call (glm_dspy/lm/lazy.py, issue 48): a question
-the readings answer never starts vLLM, not even imports it; the first call starts it once, however
-many threads ask at once."""
+"""The in-process engine starts, and the tokenizer loads, on the first LLM call (glm_dspy/lm/lazy.py):
+a question the readings answer never starts vLLM, not even imports it, nor loads the tokenizer; the
+first call starts each once, however many threads ask at once."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import time
 
 from tests.test_lm import tiny_model  # noqa: F401 - the session fixture
 
-from glm_dspy.lm.lazy import LazyTransport
+from glm_dspy.lm.lazy import LazyRenderer, LazyTransport
 
 
 class Built:
@@ -70,15 +70,45 @@ def test_a_build_that_fails_raises_in_the_caller_and_the_next_call_tries_again()
     assert len(attempts) == 2 and lazy.is_started
 
 
+class Renderer:
+    tokenizer = "the tokenizer"
+
+    def render(self, messages):
+        return f"rendered {len(messages)}"
+
+
+def test_the_renderer_is_loaded_by_the_first_prompt_once_and_shared():
+    loads = []
+
+    def load():
+        time.sleep(0.2)  # the others arrive while it loads
+        loads.append(Renderer())
+        return loads[-1]
+
+    lazy = LazyRenderer(load)
+    assert not lazy.is_started and loads == []
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(lazy.render([{"role": "user", "content": "hi"}])))
+               for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(loads) == 1 and results == ["rendered 1"] * 4 and lazy.tokenizer == "the tokenizer"
+
+
 def test_make_lm_starts_the_real_engine_at_the_first_call_only(tiny_model):
     from glm_dspy.lm.factory import make_lm
 
     lm = make_lm(str(tiny_model), max_model_len=1024, kv_cache_gib=1, max_tokens=4, cache=False)
     transport = lm.engine.transport
     try:
+        renderer = lm.engine.renderer
         assert isinstance(transport, LazyTransport) and not transport.is_started
+        assert isinstance(renderer, LazyRenderer) and not renderer.is_started
         assert isinstance(lm("Say hi")[0], str)
         assert transport.is_started and transport.is_alive() and transport.num_requests == 1
+        assert renderer.is_started
     finally:
         lm.engine.close()
 
@@ -91,11 +121,12 @@ from glm_dspy.modules.glm import GLM
 lm = configure(None)
 with open_graph(sys.argv[1]) as graph:
     prediction = GLM(graph)(question="In which year did Marie Curie receive the Nobel Prize in Physics?")
-print(prediction.answer, prediction.num_calls, "vllm" in sys.modules, lm.engine.transport.is_started)
+print(prediction.answer, prediction.num_calls, "vllm" in sys.modules, lm.engine.transport.is_started,
+      lm.engine.renderer.is_started)
 """
 
 
-def test_a_question_the_readings_answer_never_imports_vllm(nobel_db):
+def test_a_question_the_readings_answer_never_imports_vllm_nor_loads_the_tokenizer(nobel_db):
     done = subprocess.run([sys.executable, "-c", PROBE, str(nobel_db)], capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.split()[-4:] == ["1903", "0", "False", "False"], done.stdout
+    assert done.stdout.split()[-5:] == ["1903", "0", "False", "False", "False"], done.stdout

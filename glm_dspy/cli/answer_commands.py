@@ -28,7 +28,7 @@ def cmd_ask(args) -> int:
     with console.status("opening graph"):
         graph = open_graph(args.db)
     with graph:
-        with console.status("loading the model's tokenizer" if args.server is None else f"connecting to {args.server}"):
+        with console.status("finding the model" if args.server is None else f"connecting to {args.server}"):
             configure(args.model, **server_options(args))
         program = GLM(graph, max_steps=args.max_steps, compiled=args.glm_program)
         console.print(f"program: {program.program_path or 'hand-written'}")
@@ -95,7 +95,7 @@ def cmd_batch(args) -> int:
     with console.status("opening graph"):
         graph = open_graph(args.db)
     with graph:
-        with console.status("loading the model's tokenizer" if args.server is None else f"connecting to {args.server}"):
+        with console.status("finding the model" if args.server is None else f"connecting to {args.server}"):
             configure(args.model, **server_options(args))
         program = GLM(graph, compiled=args.glm_program, executor=graph.executor(num_workers=max(2, args.concurrency)))
         progress = Progress(TextColumn("answering"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

@@ -14,8 +14,8 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.syntax import Syntax
 
-# The first is issue 3's acceptance question. The default 0.5B model answers all three
-# (docs/benchmarks.md); none of them mirrors a demo in glm_dspy/prompts/fewshot.py.
+# Lookups the default 0.5B model answers as shipped (tests/test_end_to_end.py checks these three);
+# none of them mirrors a demo in glm_dspy/prompts/fewshot.py, so no answer is copied from a prompt.
 QUESTIONS = [
     "In which year did Marie Curie receive the Nobel Prize in Physics?",
     "When was Marie Curie born?",

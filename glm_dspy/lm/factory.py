@@ -1,13 +1,15 @@
 """`make_lm`: a `dspy.LM` whose engine is vLLM, in-process (shared) or behind an OpenAI server, or
 DSPy's own client for any other OpenAI-compatible server (glm_dspy/lm/server_lm.py).
 
-The in-process engine starts on the first LLM call (glm_dspy/lm/lazy.py): a question the readings
-answer never pays for it; `lm.engine.transport.warm()` starts it ahead (the service does, in the
-background, once it answers). The model folder is resolved and its tokenizer loaded in `make_lm`, so a
-missing model fails there. `make_lm` calls with the same model and engine settings share that one
-vLLM engine (one KV cache, so prefixes are shared across programs), each
-with its own `VllmEngine` (own call log), until one of them calls `lm.engine.close()`, which stops
-the shared vLLM engine for all; the next `make_lm` starts a fresh one.
+The in-process engine starts, and the model's tokenizer loads, on the first LLM call
+(glm_dspy/lm/lazy.py): a question the readings answer never pays for them;
+`lm.engine.transport.warm()` starts the engine ahead (the service does, in the background, once it
+answers). The model folder is resolved in `make_lm`, so a missing model fails there; a registered
+one is re-hashed against its manifest before the tokenizer or the engine first reads it
+(glm_dspy/lm/models.py). `make_lm` calls with the same model and engine settings share that one
+vLLM engine (one KV cache, so prefixes are shared across programs), each with its own `VllmEngine`
+(own call log), until one of them calls `lm.engine.close()`, which stops the shared vLLM engine
+for all; the next `make_lm` starts a fresh one.
 
 The KV cache gets `kv_cache_gib` when it is given, whatever VLLM_CPU_KVCACHE_SPACE says (vLLM's
 own CPU variable, which would otherwise replace it); without it, VLLM_CPU_KVCACHE_SPACE when set,
@@ -23,7 +25,7 @@ import dspy
 from glm_dspy.backends.vllm_priority.policies import POLICIES, runs_async_scheduling, scheduler_cls
 from glm_dspy.lm.engine import AsyncVllmEngine, VllmEngine
 from glm_dspy.lm.render import PromptRenderer
-from glm_dspy.lm.models import DEFAULT_MODEL, MODELS, resolve_model
+from glm_dspy.lm.models import DEFAULT_MODEL, MODELS, resolve_model_later
 
 DEFAULT_KV_CACHE_GIB = 2.0
 KV_CACHE_ENV = "VLLM_CPU_KVCACHE_SPACE"  # GiB, vllm-cpu 0.32.0 platforms/cpu.py
@@ -70,24 +72,27 @@ def make_lm(model: str | None = None, *, server: str | None = None, server_kind:
         transport, renderer = glm
         model_path = renderer.tokenizer.name_or_path
     else:
-        model_path = resolve_model(model)
+        model_path, verify = resolve_model_later(model)
         chosen = scheduler_cls(policy, asynchronous=runs_async_scheduling(
             gpu=_has_gpu(), async_scheduling=engine_kwargs.get("async_scheduling")))
         if chosen is not None:
             engine_kwargs.setdefault("scheduler_cls", chosen)
         transport, renderer = _inprocess_transport(model_path, max_model_len, kv_cache_gib_for(kv_cache_gib),
-                                                   engine_kwargs)
+                                                   engine_kwargs, verify)
     engine = VllmEngine(transport, renderer, model=_lm_name(model, model_path), default_max_tokens=max_tokens,
                         timeout_s=None if server is not None else timeout_s)
     return dspy.LM(engine.model, engine=engine, async_engine=AsyncVllmEngine(engine), temperature=temperature,
                    max_tokens=max_tokens, cache=cache, num_retries=num_retries)
 
 
-def _inprocess_transport(model_path: str, max_model_len: int, kv_cache_gib: float, engine_kwargs: dict):
+def _inprocess_transport(model_path: str, max_model_len: int, kv_cache_gib: float, engine_kwargs: dict,
+                         verify=None):
     """The shared (transport, renderer) for these settings: a LazyTransport whose engine the first
-    LLM call starts (glm_dspy/lm/lazy.py), or the live engine a restart left in its place."""
+    LLM call starts, or the live engine a restart left in its place, and a LazyRenderer whose
+    tokenizer the first call loads (glm_dspy/lm/lazy.py). `verify` (`resolve_model_later`), where
+    given, runs once, before the first of them reads the model folder."""
     from glm_dspy.lm.inprocess import InprocessTransport
-    from glm_dspy.lm.lazy import LazyTransport
+    from glm_dspy.lm.lazy import LazyRenderer, LazyTransport, OnFirstUse
 
     key = (model_path, max_model_len, kv_cache_gib, repr(sorted(engine_kwargs.items())))
     with _lock:
@@ -101,9 +106,18 @@ def _inprocess_transport(model_path: str, max_model_len: int, kv_cache_gib: floa
             _shared[key] = transport, renderer
             if transport.is_alive():
                 return _shared[key]
-        renderer = PromptRenderer.from_pretrained(model_path)
-        transport = LazyTransport(lambda: InprocessTransport(model_path, max_model_len=max_model_len,
-                                                             kv_cache_gib=kv_cache_gib, **engine_kwargs))
+        verified = OnFirstUse(verify or (lambda: model_path))  # nothing to verify: a folder or hub id as given
+
+        def load_renderer():
+            verified.started()
+            return PromptRenderer.from_pretrained(model_path)
+
+        def start_engine():
+            verified.started()
+            return InprocessTransport(model_path, max_model_len=max_model_len, kv_cache_gib=kv_cache_gib,
+                                      **engine_kwargs)
+
+        renderer, transport = LazyRenderer(load_renderer), LazyTransport(start_engine)
         _shared[key] = transport, renderer
         return _shared[key]
 

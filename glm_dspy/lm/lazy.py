@@ -1,11 +1,15 @@
-"""`LazyTransport`: the in-process vLLM engine, started by the first LLM call that needs it.
+"""What only an LLM call needs, built by the first call that needs it: `LazyTransport`, the
+in-process vLLM engine, and `LazyRenderer`, the prompt renderer over the model's tokenizer (and,
+before either reads the model folder, its re-hash: glm_dspy/lm/factory.py).
 
 Most questions are answered by a reading with no LLM call; a process that answers only those
 should pay for the readings alone, not for starting vLLM (a minute and several GB on a 2-core
-CPU). Invariants: the engine is built at most once per `LazyTransport`, by the first thread that
-needs it (`generate`, `warm`, or any attribute of the real transport); the others wait on the
-lock and then share it. Until then `is_alive()` is True (nothing has died) and `close()` does
-nothing. A build that fails raises in the calling thread and is tried again by the next call.
+CPU), loading the tokenizer (1-1.5 s there) or hashing the model (about 1 s; bench/cold_ask.py).
+Invariants: the real object is built at most once per `OnFirstUse`, by the first thread that needs
+it (a call, `warm`, or any attribute of the real object); the others wait on the lock and then
+share it. A build that fails raises in the calling thread and is tried again by the next call.
+Until the engine is built, `LazyTransport.is_alive()` is True (nothing has died) and `close()`
+does nothing.
 """
 
 from __future__ import annotations
@@ -15,8 +19,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 
-class LazyTransport:
-    name = "inprocess"
+class OnFirstUse:
+    """`build()`'s result, built by the first `started()` (or attribute read) and shared after."""
 
     def __init__(self, build: Callable[[], Any]):
         self._build = build
@@ -28,12 +32,21 @@ class LazyTransport:
         return self._built is not None
 
     def started(self):
-        """The real transport, built now if no call has built it yet."""
+        """The real object, built now if nothing has built it yet."""
         if self._built is None:
             with self._lock:
                 if self._built is None:
                     self._built = self._build()
         return self._built
+
+    def __getattr__(self, attribute: str):  # the real object's own (successor, num_requests, tokenizer, ...)
+        if attribute.startswith("__") or attribute in ("_build", "_built", "_lock"):
+            raise AttributeError(attribute)
+        return getattr(self.started(), attribute)
+
+
+class LazyTransport(OnFirstUse):
+    name = "inprocess"
 
     def warm(self) -> None:
         """Start the engine ahead of the first call (e.g. in the background once a service answers)."""
@@ -53,7 +66,10 @@ class LazyTransport:
     def restarted(self):
         return self.started().restarted()
 
-    def __getattr__(self, attribute: str):  # the real transport's own (successor, num_requests, ...)
-        if attribute.startswith("__") or attribute in ("_build", "_built", "_lock"):
-            raise AttributeError(attribute)
-        return getattr(self.started(), attribute)
+
+class LazyRenderer(OnFirstUse):
+    """A `PromptRenderer` (glm_dspy/lm/render.py) loaded by the first prompt rendered. A folder
+    whose tokenizer has no chat template fails there, with the renderer's own message."""
+
+    def render(self, messages: list[dict[str, str]]):
+        return self.started().render(messages)

@@ -14,7 +14,9 @@ already verified (`*.partial`, `hf.tmp-*`); leftovers of a killed run are delete
 
 Re-verification: every call re-hashes the files of `hf/` against its manifest (what vLLM actually
 reads; ~1 GB for the 0.5B model, about a second at the ~1.3 GB/s sha256 of this machine). Hashing
-the GGUF instead would be half the bytes but would not notice a damaged HF folder.
+the GGUF instead would be half the bytes but would not notice a damaged HF folder. The in-process
+engine makes that call when its tokenizer or engine first reads the folder (`resolve_model_later`),
+so a process that makes no LLM call does not hash it.
 """
 
 import argparse
@@ -262,6 +264,18 @@ def resolve_model(model: str | None) -> str:
         raise ModelFetchError(f"model {model!r} looks like a path but is no directory; give a Hugging Face folder, "
                               f"a hub id, or one of: {', '.join(sorted(MODELS))}")
     return model
+
+
+def resolve_model_later(model: str | None) -> tuple[str, Callable[[], Path] | None]:
+    """`resolve_model`, with the re-hash of a registered model fetched before put off: (its folder,
+    the `fetch_model` call that verifies it, and repairs it where it changed, to be made before
+    anything reads the folder). Any other model: (`resolve_model(model)`, None); a registered one
+    never fetched is fetched now, so a missing model still fails here."""
+    name = model or os.environ.get("GLM_MODEL") or DEFAULT_MODEL
+    folder = fetched_folder(name) if name in MODELS else None
+    if folder is None:
+        return resolve_model(model), None
+    return str(folder), lambda: fetch_model(name)
 
 
 def main(argv: list[str] | None = None) -> int:

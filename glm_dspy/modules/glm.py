@@ -74,7 +74,8 @@ ACT_SCHEMA_RELATIONS = LARGE_SCHEMA
 ACT_RELATIONS = PROMPT_RELATIONS
 MAX_PRINTED_IDS = 20  # more printed items than this are not checked for being node ids (a query each)
 # a question at least this close in form to one of the Cypher Act's bank goes to Algorithm 1 before
-# the readings (docs/benchmarks.md, issue 31: the bank holds a shape known to be right there)
+# the readings: the bank holds a query of that shape known to be right, which generation copies
+# (docs/benchmarks.md, "Template dev splits", gives how many dev questions each way)
 BANK_MATCH = 0.9
 # agents only some options add (GLM.load_state): a compiled program may lack them
 OPTIONAL_AGENTS = frozenset({"cypher", "readings"})
@@ -134,7 +135,7 @@ class GLM(dspy.Module):
             act = "cypher" if graph is not None and default_examples_path(graph) is not None else "python"
         self.act_language = act
         self.cypher = Text2Cypher(graph) if act == "cypher" else None
-        # readings (issue 31; Pangu's "don't generate, discriminate"): before Algorithm 1, the graph
+        # readings (Pangu's "don't generate, discriminate"): before Algorithm 1, the graph
         # proposes the readings of the question its named nodes and stated values allow, typed by what
         # the question asks (glm_dspy/modules/discriminate.py), and the best fitting one answers (no
         # call); the parts of the question Reason asks for are read so too, before Act writes code for

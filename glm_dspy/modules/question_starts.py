@@ -28,10 +28,10 @@ EVENT_MARGIN = 0.1  # ... and nearer to it than to its type's other features by 
 
 def question_starts(graph, values: ValueIndex, question: str, embed, *, union: bool = True,
                     likened: bool = True, absence: bool = True) -> list[Start]:
-    """The nodes the question names, then those the values it says meet. `embed`: texts ->
-    vectors (glm_dspy/modules/embedding_cache.py); `union`: values listed together are also one
-    start of any of them; `likened`: categories said in other words bind too; `absence`: a
-    value said to be lacking or held ("still alive") too."""
+    """The nodes the question names, then those the values it says meet. `embed`: an
+    EmbeddingCache, texts -> vectors (glm_dspy/modules/embedding_cache.py); `union`: values
+    listed together are also one start of any of them; `likened`: categories said in other words
+    bind too; `absence`: a value said to be lacking or held ("still alive") too."""
     from glm_dspy.modules.text2cypher import named_nodes
 
     store = graph.store
@@ -87,7 +87,7 @@ def likened_values(values: ValueIndex, question: str, found: list[Anchor], bound
     for (type_name, feature), choices in sorted(values.choices.items()):
         if len(choices) < 2:
             continue
-        likeness = asked_vectors @ embed(list(choices)).T
+        likeness = asked_vectors @ embed.fixed(list(choices)).T
         for i, word in enumerate(words):
             order = np.argsort(-likeness[i])
             best, second = likeness[i, order[0]], likeness[i, order[1]]

@@ -36,7 +36,8 @@ PATHS = 24  # paths whose readings are ranked one by one
 def rank(question: str, found: list[Candidate], *, embed, vocabulary: SchemaWords, taught: dict[str, tuple[str, bool]],
          levers: frozenset[str], thing: str | None, persons: frozenset[str],
          timed: Callable[[str, str], str | None], scores_out: list[float] | None = None) -> list[Candidate]:
-    """`found` (readings of the question's starts), best first. `embed`: texts -> unit vectors;
+    """`found` (readings of the question's starts), best first. `embed`: the readings'
+    EmbeddingCache, texts -> unit vectors (glm_dspy/modules/embedding_cache.py);
     `vocabulary`: the graph's schema words (glm_dspy/modules/schema_words.py); `taught`: the
     words the bank teaches for relations (glm_dspy/modules/taught_words.py); `levers`: those on;
     `thing`: the node type the question asks for; `persons`: the types of people, where it asks
@@ -45,6 +46,8 @@ def rank(question: str, found: list[Candidate], *, embed, vocabulary: SchemaWord
     if not found:
         return []
     asked_vector = embed([question])[0]
+    if vocabulary.names:  # the graph's own texts, which the question's words are compared with: stored
+        embed.fixed(vocabulary.names)
     said = Counter(word_stem(w) for w in re.findall(r"[a-z]+", question.lower()))
     literal = said.copy()  # the question's own words, before those said in other words ("won": prize)
     bound = {w for c in found for w in c.bound} | set(taught)  # a word the bank teaches is bound

@@ -25,7 +25,7 @@ def retrieval_block(request: str, output: str) -> str:
     A bare value ("1962-11-18") says nothing about which entity or feature it belongs to, and
     the small model then asked for it again; the label lets Reason accept it at once. A chunk
     names its node itself; labelling it too (a trailing "(asked: ...)" line) made the 0.5B
-    model answer chunk questions worse and copy its demos' requests (docs/benchmarks.md).
+    model answer chunk questions worse and copy its demos' requests (a Nobel eval, f22a301).
     """
     request, output = " ".join(request.split()), output.strip()
     assert request and output, "a block needs both what was asked and what came back"

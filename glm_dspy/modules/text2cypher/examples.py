@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from glm_dspy.modules.stored_vectors import stored_vectors
 from glm_dspy.modules.text2cypher.facts import _folded, question_form
 from glm_dspy.modules.text2cypher.names import named_nodes
 from glm_dspy.graphs.cypher import CypherSyntaxError, QueryRefused, parse, print_query
@@ -74,9 +75,9 @@ def _matched_names(cypher: str, schema) -> list[str]:
 class Examples:
     """Text2Cypher's pruning and example stages. Reads `graph`, `k`, `max_relations`, `examples`,
     `order_weight`, `distinct_shapes`, `hold_out_own` and `hold_out_family`;
-    fills, on first use, the embedding caches `_relation_vectors` (the schema's relations) and
-    `_example_vectors`, `_example_forms`, `_example_shapes`, `_example_names` (the bank's),
-    each None until then."""
+    fills, on first use, the embedding caches `_relation_vectors` (the schema's relations),
+    `_form_vectors` (the bank's forms) and `_example_vectors`, `_example_forms`, `_example_shapes`,
+    `_example_names` (the bank's), each None until then."""
 
     def _read_examples(self, examples) -> list[dict]:
         if examples is None:
@@ -88,6 +89,11 @@ class Examples:
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         return self.graph.retriever.node_index.embedder.encode(texts)
+
+    def _embed_fixed(self, texts: list[str]) -> np.ndarray:
+        """`_embed` of the graph's own texts (the bank's, the schema's), which the next process
+        reads from disk (glm_dspy/modules/stored_vectors.py)."""
+        return stored_vectors(self.graph.retriever.node_index.embedder, texts)
 
     def _relations(self) -> list[tuple[str, str, str]]:
         return [(src, relation, dst) for relation, pairs in sorted(self.graph.schema.relations.items())
@@ -104,7 +110,7 @@ class Examples:
         relations = self._relations()
         if len(relations) > self.max_relations and self.graph.retriever.node_index is not None:
             if self._relation_vectors is None:
-                self._relation_vectors = self._embed([f"{s} {r.replace('_', ' ')} {d}" for s, r, d in relations])
+                self._relation_vectors = self._embed_fixed([f"{s} {r.replace('_', ' ')} {d}" for s, r, d in relations])
             scores = self._relation_vectors @ self._embed([question])[0]
             retriever = self.graph.retriever
             own = {(retriever.store.type_of(node_id), relation) for node_id in named_nodes(self.graph, question)
@@ -132,14 +138,20 @@ class Examples:
         without a bank. Near 1: the bank holds a question asked this way."""
         if not self.examples:
             return 0.0
-        self._example_embeddings()
-        return float(np.max(self._example_vectors[0] @ self._embed([question_form(question)])[0]))
+        return float(np.max(self._bank_form_vectors() @ self._embed([question_form(question)])[0]))
+
+    def _bank_form_vectors(self) -> np.ndarray:
+        """The vectors of the bank's forms: all `form_similarity` reads of the bank (the readings ask
+        it before any LLM call, so it reads no more)."""
+        if self._form_vectors is None:
+            self._form_vectors = self._embed_fixed([question_form(e["question"]) for e in self.examples])
+        return self._form_vectors
 
     def _example_embeddings(self) -> None:
         if self._example_vectors is None:
             questions = [e["question"] for e in self.examples]
             forms = [question_form(q) for q in questions]
-            self._example_vectors = (self._embed(forms), self._embed(questions))
+            self._example_vectors = (self._bank_form_vectors(), self._embed_fixed(questions))
             self._example_forms = [form.lower().split() for form in forms]
             self._example_shapes = [query_shape(e["cypher"]) for e in self.examples]
             self._example_names = [{_folded(name) for name in _matched_names(e["cypher"], self.graph.schema)}

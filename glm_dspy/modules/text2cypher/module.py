@@ -50,7 +50,8 @@ class Text2Cypher(Examples, Names, Rewrites, Paths, Walks, Validation, dspy.Modu
         (graphs/cypher_examples.py), None none. `ground`: hold the query's name literals to the
         names the question mentions (`ground_names`). `order_weight` (e.g. ORDER_WEIGHT),
         `distinct_shapes`: how the `k` examples are chosen (`choose_examples`); off by default:
-        one example per shape cost Nobel 0.976 -> 0.570 EM (docs/benchmarks.md).
+        one example per shape cost Nobel 0.976 -> 0.570 EM (the 0.5B model mixes the shapes;
+        `python -m glm_dspy.bench.examples` measures both rules).
         `hold_out_own`: show no example that names one of the question's own names. The bank is
         the train split, so a training question would see its own query (and its rewordings');
         an optimizer (optimize/compile.py) must see the program as a dev question does.
@@ -80,6 +81,7 @@ class Text2Cypher(Examples, Names, Rewrites, Paths, Walks, Validation, dspy.Modu
         self.relation_words = RelationWords.learn(self.examples, graph.schema.relations) \
             if spelled_paths and self.examples else None
         self._example_vectors = self._example_forms = self._example_shapes = self._example_names = None
+        self._form_vectors = None
         self._relation_vectors = None
         self._relation_name_vectors = None
         self._kinds: dict[str, bool] = {}  # `_kind`'s answers, by name
