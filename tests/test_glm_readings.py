@@ -84,3 +84,25 @@ def test_a_printed_truth_answers_a_yes_no_question_in_its_words(nobel_graph):
     prediction = run(program, [{"code": code}], "Did Marie Curie win more than five prizes?")
     assert prediction.answer == "no" and prediction.error_category is None
     assert run(program, [{"code": code}], "How did Marie Curie fare?").answer == "False"  # not a yes/no question
+
+
+def test_a_reading_that_is_not_sure_hands_the_question_to_the_agents_then_says_not_sure(nobel_graph):
+    """Below the confidence's threshold the agents decide (glm_dspy/readings/confidence.py); where
+    they answer nothing, the answer is "not sure" with the best reading's guess, never the guess
+    as a fact. Control flow: a confidence no answer reaches, scripted agents."""
+    from glm_dspy.readings.confidence import FEATURES, Confidence
+
+    program = reading_first(GLM(nobel_graph, compiled=None, act="python", kind="deterministic", samples=0,
+                                max_steps=1))
+    program.readings.confidence = Confidence(dict.fromkeys(FEATURES, 0.0), 0.0, threshold=0.99)  # p = 0.5
+    prediction = run(program, [{"code": 'print("")'}] * 4)
+    assert prediction.answer == "" and prediction.error_category == "not sure"
+    assert prediction.guess == "Warsaw" and "act" in agents(prediction)
+    assert any("not sure: the best reading" in (step.get("output") or "") for step in prediction.steps)
+
+    answered = run(program, [{"code": 'print("Paris")'}])  # the agents answer: theirs, the difference said
+    assert answered.answer == "Paris" and answered.error_category is None and answered.guess is None
+    assert any("differs from the best reading's" in (step.get("output") or "") for step in answered.steps)
+
+    program.readings.confidence = Confidence(dict.fromkeys(FEATURES, 0.0), 0.0, threshold=0.4)  # p = 0.5: sure
+    assert run(program, []).answer == "Warsaw"

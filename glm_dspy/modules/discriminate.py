@@ -13,6 +13,11 @@ readings of a question; the best fitting one answers it (or the model picks one)
     by; the most it does not group by; a bounded count: `reading_fit.unrealized`) answers
     another question, so the fallback answers (lever "gate").
 
+Before a reading runs, its values must be what the question asks (glm_dspy/readings/answer_type.py:
+a "who" a type of people, a year a date's year); an age, a span of years or which of two is
+computed (glm_dspy/readings/compute.py), never read; and the answer comes with how sure it is
+(`judge`, glm_dspy/readings/confidence.py): `answer` gives only a sure one.
+
 A yes/no question asks whether the two things it states meet (`_yes_no`: a short reading joins
 them; a named thing and a stated value of its type, with no hop: "Is X still alive?"), or, of
 one named thing, whether it has what "anyone" or "anything" asks for (`_exists`). A question
@@ -47,7 +52,7 @@ from glm_dspy.readings.compute import Program
 from glm_dspy.readings.confidence import Confidence, features
 from glm_dspy.readings.question import LARGER, SMALLER, read
 from glm_dspy.signatures import ChooseReading
-from glm_dspy.runs.steps import RETRIEVAL_ERROR, Step, StepLog, listening
+from glm_dspy.runs.steps import NOT_SURE, RETRIEVAL_ERROR, Step, StepLog, listening
 from glm_dspy.graphs.cypher.value_index import folded, stem
 from glm_dspy.graphs.cypher.candidate import COUNT, Candidate, Start
 
@@ -192,9 +197,9 @@ class Discriminate(dspy.Module):
 
     def answer(self, question: str, log: StepLog) -> tuple[str, str] | None:
         """(answer, the query that read it), its steps added to `log`; None where no reading
-        answers (`judge`), or the best one is not sure."""
+        answers (`judge`, which also says how sure the answer is: GLM routes by it)."""
         judged = self.judge(question, log)
-        return (judged.answer, judged.cypher) if judged is not None and judged.sure else None
+        return (judged.answer, judged.cypher) if judged is not None else None
 
     def judge(self, question: str, log: StepLog) -> "Judgement | None":
         """The best reading's answer and how sure it is, its steps added to `log`; None where no
@@ -332,13 +337,16 @@ class Discriminate(dspy.Module):
 
     def forward(self, question: str) -> dspy.Prediction:
         log = StepLog()
-        found = self.answer(question, log)
-        if found is not None:
-            return log.prediction(found[0], None, cypher=found[1])
+        judged = self.judge(question, log)
+        if judged is not None and judged.sure:
+            return log.prediction(judged.answer, None, cypher=judged.cypher)
+        guess = judged.answer if judged is not None else None  # not sure: said so, with the guess beside it
         if self.fallback is None:
-            return log.prediction(None, RETRIEVAL_ERROR, cypher="")
+            return log.prediction(None, RETRIEVAL_ERROR if guess is None else NOT_SURE, cypher="", guess=guess)
         with listening(log.add):  # its steps join this log as they complete (told once)
             fallen = self.fallback(question=question)
+        if not fallen.answer and guess is not None:
+            return log.prediction(None, NOT_SURE, cypher="", guess=guess)
         return log.prediction(fallen.answer or None, fallen.error_category, cypher=getattr(fallen, "cypher", ""))
 
 

@@ -227,8 +227,13 @@ class GLM(dspy.Module):
                                                          f"({judged.words}: {guess}), which was not sure"))
                 # a question of the bank's form that Algorithm 1 left unanswered: the readings are the last candidate
                 if not answer and self.readings is not None and not tried \
-                        and (found := self.readings.answer(question, log)) is not None:
-                    answer, category = found[0], None
+                        and (judged := self.readings.judge(question, log)) is not None:
+                    if judged.sure:
+                        answer, category = judged.answer, None
+                    else:
+                        answer, category, guess = None, NOT_SURE, judged.answer
+                        log.add(Step("graph", output=f"not sure: the best reading ({judged.words}) says {guess}, "
+                                                     f"at a confidence of {judged.probability:.2f}"))
             except DeadlinePassed as error:
                 log.add(Step("graph", error=f"the question's time limit ({self.question_timeout_s:g} s) passed: {error}"))
                 answer, category = None, TIME_LIMIT
