@@ -95,12 +95,14 @@ def test_a_reading_that_is_not_sure_hands_the_question_to_the_agents_then_says_n
     program = reading_first(GLM(nobel_graph, compiled=None, act="python", kind="deterministic", samples=0,
                                 max_steps=1))
     program.readings.confidence = Confidence(dict.fromkeys(FEATURES, 0.0), 0.0, threshold=0.99)  # p = 0.5
-    prediction = run(program, [{"code": 'print("")'}] * 4)
+    nothing = {"code": 'print("")', "answer": "", "missing_information": "all", "finished": False}
+    prediction = run(program, [nothing] * 8)
     assert prediction.answer == "" and prediction.error_category == "not sure"
     assert prediction.guess == "Warsaw" and "act" in agents(prediction)
     assert any("not sure: the best reading" in (step.get("output") or "") for step in prediction.steps)
 
-    answered = run(program, [{"code": 'print("Paris")'}])  # the agents answer: theirs, the difference said
+    paris = {"code": 'print("Paris")', "answer": "Paris", "missing_information": "", "finished": True}
+    answered = run(program, [paris] * 8)  # the agents answer: theirs, the difference said
     assert answered.answer == "Paris" and answered.error_category is None and answered.guess is None
     assert any("differs from the best reading's" in (step.get("output") or "") for step in answered.steps)
 

@@ -39,20 +39,21 @@ def database_before(nobel_db, nobel_graph):
     return fingerprint(nobel_db, nobel_graph.store)
 
 
-@pytest.fixture(scope="module")
-def executor(nobel_graph, database_before):
-    snippet_executor = nobel_graph.executor(timeout_s=TIMEOUT_S)
+def healthy_executor(graph, timeout_s):
+    snippet_executor = graph.executor(timeout_s=timeout_s)
     assert_healthy(snippet_executor)
     yield snippet_executor
     snippet_executor.close()
+
+
+@pytest.fixture(scope="module")
+def executor(nobel_graph, database_before):
+    yield from healthy_executor(nobel_graph, TIMEOUT_S)
 
 
 @pytest.fixture(scope="module")
 def limit_executor(nobel_graph, database_before):
-    snippet_executor = nobel_graph.executor(timeout_s=LIMIT_TIMEOUT_S)
-    assert_healthy(snippet_executor)
-    yield snippet_executor
-    snippet_executor.close()
+    yield from healthy_executor(nobel_graph, LIMIT_TIMEOUT_S)
 
 
 @pytest.fixture(scope="module")

@@ -112,6 +112,9 @@ def test_a_reading_of_another_kind_than_asked_is_no_answer():
     assert not fits("How old was X when she won?", year)  # an age is computed, never read
     assert fits("Name a student of X.", at.Result(at.NAMES, "laureate", "name", "mentor"))
     assert not fits("Name a student of X.", at.Result(at.NAMES, "prize", "name", "prize"))
+    assert fits("In which month were the most laureates born?", at.Result(at.MONTH_OF, "laureate", "birth_date", None))
+    assert not fits("In which month were the most laureates born?", names("laureate"))
+    assert fits("Which decade saw the most prizes?", at.Result(at.DECADE_OF, "prize", "year", None))
     assert fits("On which continent is X?", at.Result(at.TEXT, "country", "continent", None))
     assert not fits("On which continent is X?", names("prize"))
 

@@ -280,8 +280,9 @@ class Readings:
             return Result(answer_type.COUNT, answer_types(c)[0], None, relation)
         if c.group is not None:
             key = c.group.key
-            if c.group.part is not None:
-                kind = answer_type.YEAR if c.group.part == "year" else answer_type.TEXT
+            if c.group.part is not None:  # a date's year, month or decade, read as such
+                kind = {"year": answer_type.YEAR, "month": answer_type.MONTH_OF,
+                        "decade": answer_type.DECADE_OF}.get(c.group.part, answer_type.TEXT)
             else:
                 kind = self._result_kind(key.type_name, key.feature)
             return Result(kind, key.type_name, key.feature, relation)

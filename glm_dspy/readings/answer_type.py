@@ -8,8 +8,9 @@ rules (`fits`):
 - a person ("who"): names of a type that holds people, where the graph has one
   (glm_dspy/modules/person_types.py); never a time, a number or a count;
 - a place ("where"): names or text, never of a type of people, a time, a number or a count;
-- a time ("when"), a year, a month, a decade: a date or a year (a month only of a date); a date's
-  year, month or decade is computed from it (`project`);
+- a time ("when"), a year, a month, a decade: a date or a year (a month only of a date), or the
+  part of a date a reading groups by ("the month with the most ..."); a date's year, month or
+  decade is computed from it (`project`);
 - an age or a span of time: never a plain reading (glm_dspy/readings/compute.py computes them
   from two times); a span may be a number that is no year ("how long is ...");
 - a count or a number ("how many", "how much"): a count or a number that is no year;
@@ -25,10 +26,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from glm_dspy.readings import question as q
+import glm_dspy.readings.question as q
 from glm_dspy.readings.words import words_of
 
 COUNT, DATE, YEAR, NUMBER, NAMES, TEXT, LIST = "count", "date", "year", "number", "names", "text", "list"
+MONTH_OF, DECADE_OF = "month of a date", "decade of a time"  # a group's key: "June", "1990s"
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
 
@@ -86,7 +88,9 @@ def fits(question: q.Question, result: Result, *, persons: frozenset[str], nouns
     if asked == q.PLACE:
         return kind in (NAMES, TEXT, LIST) and not (kind == NAMES and result.node_type in persons)
     if asked == q.MONTH:
-        return kind == DATE
+        return kind in (DATE, MONTH_OF)
+    if asked == q.DECADE:
+        return kind in (DATE, YEAR, DECADE_OF)
     if asked in q.TIMES:
         return timely
     if asked == q.AGE:
@@ -127,4 +131,4 @@ def _is_date(value: str) -> bool:
 
 
 __all__ = ["Result", "SchemaNouns", "fits", "unknown_noun", "project", "COUNT", "DATE", "YEAR", "NUMBER", "NAMES",
-           "TEXT", "LIST"]
+           "TEXT", "LIST", "MONTH_OF", "DECADE_OF"]

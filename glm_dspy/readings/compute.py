@@ -23,8 +23,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from glm_dspy.readings import answer_type as at
-from glm_dspy.readings import question as q
+import glm_dspy.readings.answer_type as at
+import glm_dspy.readings.question as q
 
 _TIME = re.compile(r"^(\d{4})(?:-(\d{2})-(\d{2}))?")
 

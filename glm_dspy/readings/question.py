@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from glm_dspy.readings import lexicon as en
+import glm_dspy.readings.lexicon as en
 from glm_dspy.readings.words import Word, words_of
 
 # the kinds of value a question asks for
