@@ -49,6 +49,12 @@ def test_movies(movies, question, expected):
     assert answer(movies, question) == expected
 
 
+def test_which_of_two_compares_only_the_things_named(movies):
+    """"the director of X or the director of Y" offers two paths, not X and Y: no program compares
+    X and Y in their place."""
+    assert answer(movies, "Who is older, the director of The Matrix or the director of Forrest Gump?") is None
+
+
 def test_no_plain_reading_answers_an_age_and_a_program_that_cannot_compute_one_hands_it_on(nobel):
     """Marie Curie won two prizes: the event's time is not one value, so no age is sure; no
     reading of another kind (a year, a name) answers it instead."""

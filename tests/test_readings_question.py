@@ -34,6 +34,8 @@ from glm_dspy.readings.question import read
     ("Name the three biggest cities in Canada.", q.THING, "city"),
     ("On which continent was Ernest Rutherford based when he won?", q.THING, "continent"),
     ("Which US state is Boise in?", q.THING, "state"),
+    ("I need to phone a friend in Mandalay. Which country code do I dial?", q.THING, "code"),  # a compound's head
+    ("Which films star Keanu Reeves?", q.THING, "film"),
     ("What was Marie Curie's birth date?", q.DATE, None),
     ("What decade was Bohr born in?", q.DECADE, None),
     ("I'd like to know the capital of France", q.THING, "capital"),

@@ -285,7 +285,7 @@ class Readings:
                         "decade": answer_type.DECADE_OF}.get(c.group.part, answer_type.TEXT)
             else:
                 kind = self._result_kind(key.type_name, key.feature)
-            return Result(kind, key.type_name, key.feature, relation)
+            return Result(kind, key.type_name, key.feature, None)  # the key's values: no relation reaches them last
         type_name = answer_types(c)[0]
         return Result(self._result_kind(type_name, c.returns), type_name, c.returns, relation)
 

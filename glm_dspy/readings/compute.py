@@ -166,7 +166,7 @@ class Program:
     def _which_of_two(self) -> Computed | None:
         """The offered thing with the earlier or later time, or the larger or smaller number."""
         offered = [name.lower() for name in self.question.offered]
-        starts = [s for s in self._named_starts() if any(_same_words(_name(s), name) for name in offered)]
+        starts = [s for s in self._named_starts() if any(_names(name, _name(s)) for name in offered)]
         if len(starts) != 2 or _name(starts[0]).lower() == _name(starts[1]).lower():
             return None
         by_time = self.question.compare in (q.EARLIER, q.LATER)
@@ -208,10 +208,11 @@ def _name(start) -> str:
     return start.said if start.is_named else str(start.conditions[0].value)
 
 
-def _same_words(a: str, b: str) -> bool:
-    """Whether two names share their words, one's all in the other's ("Curie", "Marie Curie")."""
-    mine, theirs = set(re.findall(r"\w+", a.lower())), set(re.findall(r"\w+", b.lower()))
-    return bool(mine) and bool(theirs) and (mine <= theirs or theirs <= mine)
+def _names(offered: str, name: str) -> bool:
+    """Whether the words a question offers name the thing: all of them are its name's ("Curie"
+    of "Marie Curie"). "the capital of Australia" is a path from Australia, not Australia."""
+    said, own = set(re.findall(r"\w+", offered.lower())), set(re.findall(r"\w+", name.lower()))
+    return bool(said) and said <= own
 
 
 __all__ = ["Computed", "Program", "parse_time", "years_between"]

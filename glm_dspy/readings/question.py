@@ -177,26 +177,30 @@ def _of_noun(noun: str | None) -> tuple[str | None, str | None, str | None]:
 
 
 def _noun(words: tuple[Word, ...], adjacent: bool = False) -> str | None:
-    """The lemma of the first noun after determiners (and, unless `adjacent`, pronouns: "give me
-    the ..."): a word lemminflect knows as a noun, else the first word that is no function word."""
+    """The lemma of the noun naming the thing, after determiners (and, unless `adjacent`,
+    pronouns: "give me the ..."): of the nouns lemminflect knows before an auxiliary verb, the
+    last (a compound's head); else the first."""
     if words and words[0].text == "one":  # "which one ...": the thing named before, no noun of its own
         return None
     i = 0
     while i < len(words) and (words[i].text in en.DETERMINERS or not adjacent and words[i].text in en.PRONOUNS):
         i += 1
+    nouns = []  # the nouns of the phrase, in order
     for k, word in enumerate(words[i:i + 4], i):
         if k + 1 < len(words) and words[k + 1].text == "'s":  # "that country's capital": the capital
             return _noun(words[k + 2:], adjacent=True)
         if word.text in en.PRONOUNS:  # "which US state" (us): not the noun
             continue
-        if word.text in en.AUXILIARIES or word.text in en.PREPOSITIONS or not word.text.isalpha():
+        if word.text in en.AUXILIARIES:  # "Which country code do I dial?": a compound's head is its last noun
+            return nouns[-1] if nouns else None
+        if word.text in en.PREPOSITIONS or not word.text.isalpha():
             break
         if word.degree or word.text in en.ORDINAL_DEGREE or word.text in en.NUMBER_WORDS or word.text.isdigit():
             continue  # "which came first", "the three biggest cities": not the noun
         noun = _noun_lemma(word)
         if noun is not None:
-            return noun
-    return None
+            nouns.append(noun)
+    return nouns[0] if nouns else None  # no verb ends the phrase: its first noun ("Which films star X?")
 
 
 def _last_noun(words: tuple[Word, ...]) -> str | None:
