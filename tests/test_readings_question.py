@@ -28,6 +28,7 @@ from glm_dspy.readings.question import read
     ("How many countries border Peru?", q.COUNT, "country"),
     ("What is the capital of Peru?", q.THING, "capital"),
     ("What is Peru's capital?", q.THING, "capital"),
+    ("Which laureate's full name is Charles Thomson Rees Wilson?", q.THING, "laureate"),  # the owner is asked
     ("Lesotho has one neighbour. What is that country's capital?", q.THING, "capital"),
     ("The most populous country in Northern Africa: what's its capital?", q.THING, "capital"),
     ("Name a student of Jan Tinbergen who also won a Nobel Prize.", q.THING, "student"),
@@ -62,6 +63,7 @@ def test_which_of_two_things_offered(text, compare, offered):
 def test_a_question_without_a_comparison_offers_nothing_to_compare():
     assert read("Who won the physics prize in 1903 or 1904?").compare is None
     assert read("What is the capital of Peru?").offered is None
+    assert read("In which year did the most women win prizes in physics, chemistry or medicine?").compare is None
 
 
 def test_full_years_between_two_times():

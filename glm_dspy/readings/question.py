@@ -187,8 +187,10 @@ def _noun(words: tuple[Word, ...], adjacent: bool = False) -> str | None:
         i += 1
     nouns = []  # the nouns of the phrase, in order
     for k, word in enumerate(words[i:i + 4], i):
-        if k + 1 < len(words) and words[k + 1].text == "'s":  # "that country's capital": the capital
-            return _noun(words[k + 2:], adjacent=True)
+        if k + 1 < len(words) and words[k + 1].text == "'s":
+            if adjacent:  # "Which laureate's full name is X?": the owner is asked, its name states it
+                return _noun_lemma(word)
+            return _noun(words[k + 2:], adjacent=True)  # "What is that country's capital?": the capital
         if word.text in en.PRONOUNS:  # "which US state" (us): not the noun
             continue
         if word.text in en.AUXILIARIES:  # "Which country code do I dial?": a compound's head is its last noun
@@ -246,8 +248,8 @@ def _offered(question: str, words: tuple[Word, ...], start: int, end: int) -> tu
 def _compare(main: tuple[Word, ...]) -> str | None:
     """Which of two offered things: by an earlier or later time, or a larger or smaller value,
     as a comparative ("older", "larger") or an ordinal ("first") in the main clause says."""
-    for word in main:
-        if not (word.degree or word.text in en.ORDINAL_DEGREE):
+    for word in main:  # a comparative compares two; a superlative ("the most") ranks many
+        if not (word.degree == "comparative" or word.text in en.ORDINAL_DEGREE):
             continue
         for words, direction in ((en.EARLIER_WORDS, EARLIER), (en.LATER_WORDS, LATER),
                                  (en.LARGER_WORDS, LARGER), (en.SMALLER_WORDS, SMALLER)):
