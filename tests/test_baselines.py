@@ -108,7 +108,7 @@ ARMS = {  # arm -> (program, scripted outputs, the arm's own fields)
     "graph_rag": (lambda g: GraphRAG(g), [{"answer": "x"}], {"context"}),
     "graphcot": (lambda g: GraphCoT(g), [{"thought": "t", "action": "Finish[x]"}], {"scratchpad"}),
     "glm": (lambda g: GLM(g, readings=False), [{"kind": "deterministic"}, {"code": 'print(NodeFeature("p1", "year"))'}],
-            {"kind", "notebook", "query_id"}),
+            {"kind", "notebook", "query_id", "guess"}),  # guess: the best reading, where not sure
 }
 
 
