@@ -54,9 +54,12 @@ QUESTION = "Who received the chemistry prize in the year Marie Curie died?"  # M
 
 def test_a_who_question_reads_the_person_not_the_thing_it_describes(nobel_graph):
     on = Discriminate(nobel_graph).answer(QUESTION, StepLog())
-    off = Discriminate(nobel_graph, levers=LEVERS - {"persons"}).answer(QUESTION, StepLog())
+    typed = Discriminate(nobel_graph, levers=LEVERS - {"persons"}).answer(QUESTION, StepLog())
+    off = Discriminate(nobel_graph, levers=LEVERS - {"persons", "answer-type"}).answer(QUESTION, StepLog())
     assert on[0] == "Harold C. Urey"
-    # without the lever the nearest reading is the prize the question describes, not who won it
+    # the answer type alone keeps a prize from answering "who" (glm_dspy/readings/answer_type.py) ...
+    assert typed[0] == "Harold C. Urey"
+    # ... and without either, the nearest reading is the prize the question describes, not who won it
     assert off[0] == "Nobel Prize in Chemistry 1934"
 
 
