@@ -29,6 +29,7 @@ from glm_dspy.readings.question import read
     ("What is the capital of Peru?", q.THING, "capital"),
     ("What is Peru's capital?", q.THING, "capital"),
     ("Which laureate's full name is Charles Thomson Rees Wilson?", q.THING, "laureate"),  # the owner is asked
+    ("what is the Jamal_Mirsadeghi 's nationality 's artist ?", q.THING, "artist"),  # a chain of possessives
     ("Lesotho has one neighbour. What is that country's capital?", q.THING, "capital"),
     ("The most populous country in Northern Africa: what's its capital?", q.THING, "capital"),
     ("Name a student of Jan Tinbergen who also won a Nobel Prize.", q.THING, "student"),

@@ -153,7 +153,7 @@ def _asked(main: tuple[Word, ...]) -> tuple[str | None, str | None, str | None]:
             if tail and tail[0].text in en.DETERMINERS:  # "What is the capital of Peru?"
                 return _of_noun(_noun(tail))
             return _of_noun(_last_noun(tail))  # "What was Marie Curie's birth date?": the noun that ends it
-        return _of_noun(_noun(rest, adjacent=True))  # "What year ...", "Which currency ..."
+        return _of_noun(_noun(rest, adjacent=True, owner=True))  # "What year ...", "Which currency ..."
     if first.text in en.AUXILIARIES:
         return YES_NO, None, None
     if first.text in en.IMPERATIVES:
@@ -176,10 +176,11 @@ def _of_noun(noun: str | None) -> tuple[str | None, str | None, str | None]:
     return THING, noun, None
 
 
-def _noun(words: tuple[Word, ...], adjacent: bool = False) -> str | None:
+def _noun(words: tuple[Word, ...], adjacent: bool = False, owner: bool = False) -> str | None:
     """The lemma of the noun naming the thing, after determiners (and, unless `adjacent`,
     pronouns: "give me the ..."): of the nouns lemminflect knows before an auxiliary verb, the
-    last (a compound's head); else the first."""
+    last (a compound's head); else the first. A possessive ("X's Y") names Y, but where `owner`
+    (right after "which/what": "Which laureate's name is ...?") X, the thing asked."""
     if words and words[0].text == "one":  # "which one ...": the thing named before, no noun of its own
         return None
     i = 0
@@ -188,7 +189,7 @@ def _noun(words: tuple[Word, ...], adjacent: bool = False) -> str | None:
     nouns = []  # the nouns of the phrase, in order
     for k, word in enumerate(words[i:i + 4], i):
         if k + 1 < len(words) and words[k + 1].text == "'s":
-            if adjacent:  # "Which laureate's full name is X?": the owner is asked, its name states it
+            if owner:  # "Which laureate's full name is X?": the owner is asked, its name states it
                 return _noun_lemma(word)
             return _noun(words[k + 2:], adjacent=True)  # "What is that country's capital?": the capital
         if word.text in en.PRONOUNS:  # "which US state" (us): not the noun
