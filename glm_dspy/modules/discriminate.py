@@ -172,22 +172,17 @@ class Discriminate(dspy.Module):
             is_ = self.found.result(reading) if typed else None
             if typed and not offered and not fits(read_as, is_, persons=persons, nouns=self.found.schema_nouns):
                 continue  # its values cannot be what the question asks (glm_dspy/readings/answer_type.py)
-            try:
-                result = self.graph.store.read(reading.cypher)
-            except RuntimeError:  # Kuzu could not run it (buffer pool full, past its time): it reads nothing
-                continue
-            values = list(dict.fromkeys(_text(next(iter(row.values()))) for row in result.rows
-                                        if next(iter(row.values())) not in (None, [], "")))
+            values, text = self._values(reading)  # none where Kuzu could not run it (buffer pool full, past its time)
             if typed:
                 values = project(read_as, is_, values)  # a date's year where a year is asked
             if offered and values and {stem(v) for v in values} <= offered:
-                chosen.append((reading, values, result.text))
+                chosen.append((reading, values, text))
             elif not offered:
                 values = _others(values, {name for type_name, name in named if type_name in answer_types(reading)})
             if values and not (reading.returns == COUNT and values == ["0"]) and tuple(values) not in seen \
                     and not (_states(reading, self.graph.schema) and all(set(folded(v).split()) <= said for v in values)):
                 seen.add(tuple(values))
-                kept.append((reading, values, result.text))
+                kept.append((reading, values, text))
             if len(kept) == self.k:
                 break
         if "one" in self.levers and asks_one(question):

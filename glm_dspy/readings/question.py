@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lemminflect import getAllLemmas
+
 import glm_dspy.readings.lexicon as en
 from glm_dspy.readings.words import Word, words_of
 
@@ -212,8 +214,6 @@ def _last_noun(words: tuple[Word, ...]) -> str | None:
 
 
 def _noun_lemma(word: Word) -> str | None:
-    from lemminflect import getAllLemmas
-
     nouns = getAllLemmas(word.text).get("NOUN")
     if nouns:
         return nouns[0]
