@@ -116,10 +116,10 @@ def node_vectors(texts: list[str], embedder, cache_key: str) -> np.ndarray:
 
 def embed_nodes(num_nodes: int, seed: int):
     from glm_dspy.graphs.build import node_texts
-    from glm_dspy.graphs.node_index import SentenceTransformerEmbedder
+    from glm_dspy.graphs.node_index import default_embedder
     from glm_dspy.graphs.synthetic import generate
 
-    embedder = SentenceTransformerEmbedder()
+    embedder = default_embedder()
     pairs = list(node_texts(generate(num_nodes, seed=seed)))
     ids = np.array([i for i, _ in pairs])
     texts = [t for _, t in pairs]

@@ -47,7 +47,7 @@ def build_database(spec: str, db_dir: Path | str, *, embedder=None, overwrite: b
     Act's examples come from the dataset's train split, else (`schema_examples`) from the graph.
     `name_properties`: {node type: the property its nodes are known by} (graphs/name_choice.py)."""
     from glm_dspy.graphs.load import load_graph
-    from glm_dspy.graphs.node_index import SentenceTransformerEmbedder, build_node_index
+    from glm_dspy.graphs.node_index import build_node_index, default_embedder
 
     graph, name, questions = load_dataset(spec, seed=seed)
     graph = choose_text_features(graph, name_properties)
@@ -56,7 +56,7 @@ def build_database(spec: str, db_dir: Path | str, *, embedder=None, overwrite: b
     def finish(build_dir: Path) -> None:  # runs before the new database replaces any old one
         nonlocal index_seconds, index_kind
         started = time.perf_counter()
-        info = build_node_index(build_dir, node_texts(graph), embedder or SentenceTransformerEmbedder(),
+        info = build_node_index(build_dir, node_texts(graph), embedder or default_embedder(),
                                 progress=progress)
         index_seconds, index_kind = time.perf_counter() - started, info.kind
         for file_name, file_questions in questions.items():

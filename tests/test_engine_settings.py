@@ -44,8 +44,9 @@ class Started(Exception):
 def engine_settings(monkeypatch, tmp_path):
     """make_lm up to the point where it would start the in-process engine, on a GPU or not."""
 
-    def start(model_path, max_model_len, kv_cache_gib, engine_kwargs, verify=None):
-        raise Started(kv_cache_gib, engine_kwargs)
+    def start(model_path, max_model_len, kv_cache_gib, engine_kwargs, verify=None, *, policy):
+        # what the real one gives the engine it starts on the first call
+        raise Started(kv_cache_gib, factory.engine_arguments(policy, engine_kwargs, gpu=factory._has_gpu()))
 
     monkeypatch.setattr(factory, "_inprocess_transport", start)
     monkeypatch.delenv("VLLM_CPU_KVCACHE_SPACE", raising=False)

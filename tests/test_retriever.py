@@ -2,6 +2,7 @@
 
 import time
 
+import numpy as np
 import pytest
 
 from glm_dspy.retrieval.observation import Observation
@@ -71,9 +72,12 @@ def test_node_info_several_ids_one_query(nobel_graph, monkeypatch):
     assert lines[3].startswith("[Node:l5 ")
 
 
-def test_single_query_fast_path_matches_batch_encoding(embedder):
-    import numpy as np
+def test_single_query_fast_path_matches_batch_encoding():
+    """sentence-transformers' embedder (for models bert_numpy does not compute) encodes one text
+    straight through its transformer."""
+    from glm_dspy.graphs.node_index import SentenceTransformerEmbedder
 
+    embedder = SentenceTransformerEmbedder()
     assert embedder._is_mean_pooled  # the fast path is taken for MiniLM
     texts = ["Marie Curie", "Nobel Prize in Physics 1903", "a much longer text about the history of physics"]
     batch = embedder.encode(texts + ["pad"])[:3]
@@ -129,18 +133,20 @@ def test_a_query_ends_by_the_callers_deadline(nobel_graph):
     assert store.query("RETURN 1 AS one") == [{"one": 1}]  # no deadline outside the block
 
 
-def test_the_embedder_encodes_from_many_threads_and_copies_are_itself():
+@pytest.mark.parametrize("kind", ["numpy", "sentence-transformers"])
+def test_the_embedder_encodes_from_many_threads_and_copies_are_itself(kind):
     """Eval and the service run questions in threads that share one embedder: its tokenizer's
     padding is set per call, so two encodes at once once gave ragged batches."""
     import copy
     from concurrent.futures import ThreadPoolExecutor
 
-    from glm_dspy.graphs.node_index import SentenceTransformerEmbedder
+    from glm_dspy.graphs.node_index import SentenceTransformerEmbedder, default_embedder
 
-    embedder = SentenceTransformerEmbedder()
+    embedder = default_embedder() if kind == "numpy" else SentenceTransformerEmbedder()
     texts = [["a"], ["a much longer text of many words than the others", "b"], ["c d", "e f g h i j k"]] * 8
     with ThreadPoolExecutor(8) as pool:
         results = list(pool.map(embedder.encode, texts))
     for batch, vectors in zip(texts, results):
         assert vectors.shape == (len(batch), embedder.dim)
+        assert np.abs(vectors - embedder.encode(batch)).max() < 1e-5  # as if each had been alone
     assert copy.deepcopy(embedder) is embedder

@@ -23,6 +23,7 @@ class Counting:
 
 @pytest.fixture(autouse=True)
 def cache_root(tmp_path, monkeypatch):
+    monkeypatch.delenv("GLM_DSPY_VECTORS", raising=False)  # the suite's own folder (conftest.py)
     monkeypatch.setenv("GLM_DSPY_CACHE", str(tmp_path))
     return tmp_path
 
@@ -74,10 +75,10 @@ def test_the_real_embedder_keys_its_vectors_by_its_model_files(embedder, tmp_pat
     folder = tmp_path / "model"
     folder.mkdir()
     (folder / "weights").write_bytes(b"0123")
-    before = model_fingerprint(folder, 64, 256)
-    assert before == model_fingerprint(folder, 64, 256) != model_fingerprint(folder, 128, 256)
+    before = model_fingerprint(folder, {"max_seq_length": 64})
+    assert before == model_fingerprint(folder, {"max_seq_length": 64}) != model_fingerprint(folder, {"max_seq_length": 128})
     (folder / "weights").write_bytes(b"01234")
-    assert model_fingerprint(folder, 64, 256) != before
+    assert model_fingerprint(folder, {"max_seq_length": 64}) != before
     assert embedder.fingerprint is not None  # the shipped MiniLM is a folder
     embedded, read = (stored_vectors(embedder, ["Physics", "Chemistry"]) for _ in range(2))  # then from disk
     assert read.tolist() == embedded.tolist() == embedder.encode(["Physics", "Chemistry"]).tolist()

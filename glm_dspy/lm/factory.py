@@ -73,20 +73,24 @@ def make_lm(model: str | None = None, *, server: str | None = None, server_kind:
         model_path = renderer.tokenizer.name_or_path
     else:
         model_path, verify = resolve_model_later(model)
-        chosen = scheduler_cls(policy, asynchronous=runs_async_scheduling(
-            gpu=_has_gpu(), async_scheduling=engine_kwargs.get("async_scheduling")))
-        if chosen is not None:
-            engine_kwargs.setdefault("scheduler_cls", chosen)
         transport, renderer = _inprocess_transport(model_path, max_model_len, kv_cache_gib_for(kv_cache_gib),
-                                                   engine_kwargs, verify)
+                                                   engine_kwargs, verify, policy=policy)
     engine = VllmEngine(transport, renderer, model=_lm_name(model, model_path), default_max_tokens=max_tokens,
                         timeout_s=None if server is not None else timeout_s)
     return dspy.LM(engine.model, engine=engine, async_engine=AsyncVllmEngine(engine), temperature=temperature,
                    max_tokens=max_tokens, cache=cache, num_retries=num_retries)
 
 
+def engine_arguments(policy: str, engine_kwargs: dict, *, gpu: bool) -> dict:
+    """The in-process engine's arguments: `engine_kwargs`, and the scheduler variant of `policy`
+    that an engine scheduling as this one will (asynchronously or not) runs, unless one is given."""
+    chosen = scheduler_cls(policy, asynchronous=runs_async_scheduling(
+        gpu=gpu, async_scheduling=engine_kwargs.get("async_scheduling")))
+    return {**({"scheduler_cls": chosen} if chosen is not None else {}), **engine_kwargs}
+
+
 def _inprocess_transport(model_path: str, max_model_len: int, kv_cache_gib: float, engine_kwargs: dict,
-                         verify=None):
+                         verify=None, *, policy: str = "priority"):
     """The shared (transport, renderer) for these settings: a LazyTransport whose engine the first
     LLM call starts, or the live engine a restart left in its place, and a LazyRenderer whose
     tokenizer the first call loads (glm_dspy/lm/lazy.py). `verify` (`resolve_model_later`), where
@@ -94,7 +98,7 @@ def _inprocess_transport(model_path: str, max_model_len: int, kv_cache_gib: floa
     from glm_dspy.lm.inprocess import InprocessTransport
     from glm_dspy.lm.lazy import LazyRenderer, LazyTransport, OnFirstUse
 
-    key = (model_path, max_model_len, kv_cache_gib, repr(sorted(engine_kwargs.items())))
+    key = (model_path, max_model_len, kv_cache_gib, policy, repr(sorted(engine_kwargs.items())))
     with _lock:
         if key in _shared:
             transport, renderer = _shared[key]
@@ -114,8 +118,10 @@ def _inprocess_transport(model_path: str, max_model_len: int, kv_cache_gib: floa
 
         def start_engine():
             verified.started()
+            # whether a GPU is there is torch's to say: asked here, so a process no LLM call is
+            # made in never imports it (bench/cold_ask.py)
             return InprocessTransport(model_path, max_model_len=max_model_len, kv_cache_gib=kv_cache_gib,
-                                      **engine_kwargs)
+                                      **engine_arguments(policy, engine_kwargs, gpu=_has_gpu()))
 
         renderer, transport = LazyRenderer(load_renderer), LazyTransport(start_engine)
         _shared[key] = transport, renderer

@@ -4,8 +4,9 @@ process after the first reads them instead of embedding them again. Embedding th
 2 x 787 texts was 13-16 s of a 40 s cold `glm-dspy ask` on a 2-core CPU, for a question no LLM
 call answers (bench/cold_ask.py).
 
-Stored as `<cache root>/embeddings/<key>.npy` (root: GLM_DSPY_CACHE, else the user cache dir;
-glm_dspy/lm/models.py), `key` the sha256 of the embedder's `fingerprint` and the texts in order.
+Stored as `<folder>/<key>.npy`, the folder env GLM_DSPY_VECTORS, else `<cache root>/embeddings`
+(root: GLM_DSPY_CACHE, else the user cache dir; glm_dspy/lm/models.py; the tests keep theirs in a
+folder of their own), `key` the sha256 of the embedder's `fingerprint` and the texts in order.
 Invariant: a file there holds exactly what `embedder.encode(texts)` returned for that fingerprint
 and those texts, and appears only by the atomic rename of a complete file. An embedder without
 a `fingerprint` (a test's fake, a model named by hub id) is asked every time. Only a graph's own
@@ -29,7 +30,9 @@ def stored_path(fingerprint: str, texts: list[str]) -> Path:
     from glm_dspy.lm.models import cache_root
 
     key = hashlib.sha256(json.dumps([fingerprint, texts], ensure_ascii=False).encode("utf-8")).hexdigest()
-    return cache_root() / FOLDER / f"{key}.npy"
+    folder = Path(os.environ["GLM_DSPY_VECTORS"]).expanduser() if os.environ.get("GLM_DSPY_VECTORS") \
+        else cache_root() / FOLDER
+    return folder / f"{key}.npy"
 
 
 def stored_vectors(embedder, texts: list[str]) -> np.ndarray:

@@ -1,6 +1,6 @@
 """The English the readings know, in one place: the words that say what a question asks and
 what to do with the values it finds. Nothing here names a graph's types, relations or values:
-those come from the schema (glm_dspy/readings/schema_grammar.py). Words are lemmas
+those come from the schema (`SchemaNouns` in glm_dspy/readings/answer_type.py). Words are lemmas
 (glm_dspy/readings/words.py lemmatizes with lemminflect), lower case.
 """
 
