@@ -26,22 +26,25 @@ def _neighbour(letter: str, rng: random.Random) -> str:
 
 
 def with_typo(question: str, rng: random.Random) -> str:
+    """`question` with one slip in one of its words of four letters or more (module doc); as it is
+    where it has none."""
     words = [m for m in re.finditer(r"[A-Za-z]{4,}", question)]
-    if not words:
-        return question
-    word = rng.choice(words)
-    text = word.group(0)
-    at = rng.randrange(1, len(text) - 1)  # never the first letter: people rarely slip there
-    slip = rng.choice(("drop", "double", "neighbour", "swap"))
-    if slip == "drop":
-        text = text[:at] + text[at + 1:]
-    elif slip == "double":
-        text = text[:at] + text[at] + text[at:]
-    elif slip == "neighbour":
-        text = text[:at] + _neighbour(text[at], rng) + text[at + 1:]
-    else:
-        text = text[:at] + text[at + 1] + text[at] + text[at + 2:]
-    return question[:word.start()] + text + question[word.end():]
+    while words:
+        word = rng.choice(words)
+        text = word.group(0)
+        at = rng.randrange(1, len(text) - 1)  # never the first letter: people rarely slip there
+        slip = rng.choice(("drop", "double", "neighbour", "swap"))
+        if slip == "drop":
+            text = text[:at] + text[at + 1:]
+        elif slip == "double":
+            text = text[:at] + text[at] + text[at:]
+        elif slip == "neighbour":
+            text = text[:at] + _neighbour(text[at], rng) + text[at + 1:]
+        else:
+            text = text[:at] + text[at + 1] + text[at] + text[at + 2:]
+        if text != word.group(0):  # two equal letters swapped change nothing: slip again
+            return question[:word.start()] + text + question[word.end():]
+    return question
 
 
 def in_register(question: str, register: str) -> str:

@@ -23,6 +23,7 @@ def as_written():
 @pytest.mark.parametrize("said, written", [
     ("who was marie curie's husband?", "who was Marie Curie's husband?"),
     ("Which countries border mozambique?", "Which countries border Mozambique?"),  # the first letter is no case
+    ("WHICH COUNTRIES BORDER MOZAMBIQUE?", "WHICH COUNTRIES BORDER Mozambique?"),  # nor capitals throughout
     ("where is cambridge, ma", "where is Cambridge, MA"),  # punctuation inside a stored name
     # one word English uses otherwise stays: an adjective or adverb ("most"), a verb ("reading"), a plural
     ("what is the most populous city in china", "what is the most populous city in China"),
@@ -47,6 +48,16 @@ def test_where_the_writer_uses_case_it_is_theirs(as_written):
 def test_one_slip_in_a_name_is_read_as_the_name(as_written, said, written):
     restored = as_written.restore(said)
     assert restored.text == written and len(restored.changes) == 1
+
+
+def test_where_the_writer_uses_case_only_a_capitalised_word_is_a_names_slip():
+    from glm_dspy.graphs.cypher.value_index import folded
+
+    as_written = AsWritten({folded(name): name for name in ["Andre", "Frederick Sanger"]})
+    assert as_written.restore('Which laureates are listed undre a "Lord" title?').text == \
+        'Which laureates are listed undre a "Lord" title?'
+    assert as_written.restore("who is listed undre a title").text == "who is listed Andre a title"  # no case: any word
+    assert as_written.restore("Who was Frederick Sagner?").text == "Who was Frederick Sanger?"
 
 
 @pytest.mark.parametrize("said", [

@@ -11,7 +11,7 @@ from glm_dspy.readings.relation_grammar import NOUN, PARTICIPLE, PAST, PLACE, PR
 @pytest.mark.parametrize("relation, kind, tense, base", [
     ("mentor", NOUN, None, None), ("birth_city", NOUN, None, None), ("student", NOUN, None, None),
     ("HAS_CAPITAL", NOUN, None, None),  # "has" and a noun: the noun
-    ("PART_OF", NOUN, None, None),
+    ("PART_OF", NOUN, None, None), ("born_laureate", NOUN, None, None),  # a participle before a noun: its adjective
     ("BORDERS", VERB, PRESENT, "border"), ("USES_CURRENCY", VERB, PRESENT, "use currency"),
     ("DIRECTED", VERB, PAST, "direct"), ("ACTED_IN", VERB, PAST, "act in"), ("WORKS_FOR", VERB, PRESENT, "work for"),
     ("born_in", VERB, PARTICIPLE, "bear in"), ("cited_by", VERB, PAST, "cite by"),

@@ -10,7 +10,7 @@ is a name written as it should be.
 
 The rules (none reads a graph's types or a question's shape):
 - Case is the writer's where the writer uses it: only a question with no capital letter past its
-  first is given the graph's case. There each longest run of its words that is, folded, a value
+  first, or none but capitals, is given the graph's case. There each longest run of its words that is, folded, a value
   the graph stores is written as stored, unless its words are only the lexicon's (question,
   function and number words: glm_dspy/readings/lexicon.py) or it is one word English uses as
   anything but a name of its own: lemminflect knows it as a verb, adjective, adverb or
@@ -19,8 +19,9 @@ The rules (none reads a graph's types or a question's shape):
 - A word of the question that is no English word (lemminflect and wordfreq know it not at all)
   and no word of the graph's names is a slip where exactly one word of the graph's names is one
   edit from it (a letter added, dropped or changed, or two neighbours swapped); it is read as
-  that word only where the run it then stands in is a whole name the graph stores, whatever the
-  question's case ("Rutherfrod" of "Ernest Rutherfrod").
+  that word only where the run it then stands in is a whole name the graph stores ("Rutherfrod"
+  of "Ernest Rutherfrod"). Where the writer uses case, only a word they capitalised is a name's
+  slip ("listed undre a title" is no slip of the name "Andre").
 """
 
 from __future__ import annotations
@@ -63,10 +64,13 @@ class AsWritten:
     def restore(self, question: str) -> Restored:
         tokens = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(question)]
         said = [t.lower() for t, _, _ in tokens]
-        slips = {i: self._slip(word) for i, word in enumerate(said) if self._may_be_slip(word)}
+        caseless = bool(tokens) and (not any(ch.isupper() for ch in question[tokens[0][1] + 1:])
+                                     or not any(ch.islower() for ch in question))  # typed in capitals
+        # where the writer uses case, a name is a capitalised word: "sharre" is no slip of "Sharpe"
+        slips = {i: self._slip(word) for i, word in enumerate(said)
+                 if self._may_be_slip(word) and (caseless or tokens[i][0][:1].isupper())}
         slips = {i: word for i, word in slips.items() if word is not None}
         read = [slips.get(i, word) for i, word in enumerate(said)]
-        caseless = not any(ch.isupper() for ch in question[tokens[0][1] + 1:]) if tokens else False
         pieces, changes, at, i = [], [], 0, 0
         while i < len(read):
             match = self._longest(read, i)

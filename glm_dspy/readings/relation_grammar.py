@@ -11,8 +11,8 @@ example bank `build` writes (graphs/schema_examples.py) and in the readings' wor
 
 The rules: the name's first word is a verb where it is an inflected form of a verb (a third
 person's "-s", a past or a participle: "borders", "directed"), since a relation named by a noun
-is named by its base form ("mentor", "prize"); "has" and a noun name that noun ("HAS_CAPITAL":
-the capital of X); a first word that is a preposition and a noun after it is the noun's place
+is named by its base form ("mentor", "prize"), but a participle before a noun is that noun's
+adjective ("born_laureate"); "has" and a noun name that noun ("HAS_CAPITAL": the capital of X); a first word that is a preposition and a noun after it is the noun's place
 ("IN_COUNTRY": the country X is in). Anything else is a noun.
 """
 
@@ -92,6 +92,8 @@ def _grammar(name: str) -> RelationGrammar:
         lemma = getAllLemmas(first)["VERB"][0]
         if lemma == HAVING and rest:  # "has capital": the capital
             return RelationGrammar(NOUN, rest)
+        if tense == PARTICIPLE and rest and rest[0].lower() not in lexicon.PREPOSITIONS:
+            return RelationGrammar(NOUN, words)  # a participle before a noun is its adjective: "born laureate"
         return RelationGrammar(VERB, words, lemma, tense, rest)
     return RelationGrammar(NOUN, words)
 
