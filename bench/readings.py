@@ -12,6 +12,7 @@ fitting readings that read rows. Reported per question kind (the file's `kind`, 
   nearest   the best fitting one does, or a yes/no question's join (GLM's readings: no LLM call)
   model     the model's pick by number does (`Discriminate(chooser="model")`: one call; only with --model)
   none      no reading answers (GLM then runs Algorithm 1)
+`--register` asks each question lower-cased or with one typo (bench/registers.py).
 `--off LEVER` measures with one of Discriminate's levers off (ranked, likened, stated, yes/no, meets,
 union, counted, absent, loops, compared, persons, meant, order, gate, voice, one, repeated, forms, detour,
 which, passive, asked-end, referred, meet-order, types, time-said, absence, gaps, exists, inverse:
@@ -32,6 +33,8 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+
+from glm_dspy.bench.registers import REGISTERS, in_register
 
 ARMS = ("oracle@k", "nearest", "model", "none")
 
@@ -72,6 +75,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-oracle", action="store_true",
                         help="only the answer of each question (no oracle@k: half the time)")
     parser.add_argument("--out", default=None, help="also write each question's answer here (JSON Lines)")
+    parser.add_argument("--register", default="plain", choices=REGISTERS,
+                        help="ask each question in this register (bench/registers.py): lower, typo")
+    parser.add_argument("--also-as-typed", action="store_true",
+                        help="where GLM restores a question's names (lever as-written), also answer it as typed: "
+                             "both, side by side, in one run")
     parser.add_argument("--off", action="append", default=[], metavar="LEVER",
                         help="measure with this lever of Discriminate off (one of "
                              "glm_dspy.modules.discriminate.LEVERS); repeatable")
@@ -102,8 +110,11 @@ def main(argv: list[str] | None = None) -> int:
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     started = time.perf_counter()
     records, seconds_each = [], []
-    for kind, question, golds in rows:
+    restored: dict[str, int] = defaultdict(int)  # --also-as-typed: the question as typed and as written
+    for kind, said, golds in rows:
         asked_at = time.perf_counter()
+        typed = in_register(said, args.register)
+        question = nearest.as_written(typed)  # as GLM reads it
         shown = [] if args.no_oracle else program.shown(question)
         right = [any(exact_match(", ".join(values), gold) for gold in golds) for _, values, _ in shown]
         judged = nearest.judge(question, StepLog())  # the first shown, or a yes/no question's answer
@@ -111,7 +122,15 @@ def main(argv: list[str] | None = None) -> int:
         seconds_each.append(time.perf_counter() - asked_at)
         correct = found is not None and any(exact_match(found[0], gold) for gold in golds)
         guessed = judged is not None and any(exact_match(judged.answer, gold) for gold in golds)
-        records.append({"kind": kind, "question": question, "golds": golds, "answer": found and found[0],
+        if args.also_as_typed:
+            as_typed = nearest.judge(typed, StepLog()) if typed != question else judged
+            answered_typed = as_typed is not None and as_typed.sure
+            restored["restored"] += typed != question
+            restored["typed answered"] += answered_typed
+            restored["typed right"] += answered_typed and any(exact_match(as_typed.answer, g) for g in golds)
+            restored["written answered"] += found is not None
+            restored["written right"] += correct
+        records.append({"kind": kind, "question": said, "asked": question, "golds": golds, "answer": found and found[0],
                         "right": correct, "guess": judged and judged.answer, "guess_right": guessed,
                         "probability": judged and judged.probability, "features": judged and judged.features})
         for key in dict.fromkeys((kind, "all")):  # a question of no kind counts once
@@ -138,10 +157,16 @@ def main(argv: list[str] | None = None) -> int:
               + f"{row['nearest'] / answered if answered else 0:>16.3f}")
     total = counts["all"]
     answered = total["n"] - total["none"]
+    if args.also_as_typed:
+        print(f"names restored in {restored['restored']} of {total['n']}; answered with no call, right / given: "
+              f"as typed {restored['typed right']} / {restored['typed answered']}, "
+              f"as written {restored['written right']} / {restored['written answered']}")
     print(json.dumps({"db": str(args.db), "n": total["n"], "k": args.k, "model": args.model,
                       **{arm: round(total[arm] / max(1, total["n"]), 4) for arm in arms},
                       "answered_right": round(total["nearest"] / answered, 4) if answered else None,
-                      "off": sorted(args.off), "seconds_per_question": round(seconds, 2),
+                      "off": sorted(args.off), "register": args.register, **({"as_typed": dict(restored)}
+                                                                             if args.also_as_typed else {}),
+                      "seconds_per_question": round(seconds, 2),
                       "p50_s": round(_quantile(seconds_each, 0.5), 2), "p95_s": round(_quantile(seconds_each, 0.95), 2)}))
     return 0
 

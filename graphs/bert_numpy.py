@@ -46,22 +46,37 @@ def supports(folder: Path) -> bool:
 
 def _erf(x: np.ndarray) -> np.ndarray:
     """erf to 1.5e-7 (Abramowitz and Stegun 7.1.26), float32's own rounding: NumPy has no erf."""
-    sign = np.sign(x)
     a = np.abs(x)
     t = 1.0 / (1.0 + 0.3275911 * a)
-    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
-    return sign * (1.0 - poly * np.exp(-a * a))
+    poly = 1.061405429 * t
+    for coefficient in (-1.453152027, 1.421413741, -0.284496736, 0.254829592):
+        poly += coefficient
+        poly *= t
+    np.negative(a, out=a)
+    a *= np.abs(x)
+    np.exp(a, out=a)
+    poly *= a  # poly * exp(-x^2)
+    np.subtract(1.0, poly, out=poly)
+    poly *= np.sign(x)
+    return poly
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:
-    return (0.5 * x * (1.0 + _erf(x * (1.0 / math.sqrt(2.0))))).astype(np.float32, copy=False)
+    """The exact GELU, x (1 + erf(x / sqrt 2)) / 2, computed in place of `x`'s copies."""
+    erf = _erf(x * np.float32(1.0 / math.sqrt(2.0)))
+    erf += 1.0
+    erf *= x
+    erf *= 0.5
+    return erf
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
-    mean = x.mean(-1, keepdims=True)
-    centred = x - mean
-    variance = (centred * centred).mean(-1, keepdims=True)
-    return centred / np.sqrt(variance + eps) * weight + bias
+    centred = x - x.mean(-1, keepdims=True)
+    variance = np.einsum("ij,ij->i", centred, centred)[:, None] / np.float32(x.shape[-1])
+    centred /= np.sqrt(variance + np.float32(eps))
+    centred *= weight
+    centred += bias
+    return centred
 
 
 class BertEncoder:
@@ -122,23 +137,38 @@ class BertEncoder:
 
     def _pooled(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         batch, length = ids.shape
-        x = self._words[ids] + self._positions[:length] + self._token_type
+        # the dense layers see every token of the batch as one (batch x length, dim) matrix: one
+        # BLAS product each, not one per text
+        x = (self._words[ids] + self._positions[:length] + self._token_type).reshape(batch * length, self.dim)
         x = _layer_norm(x, *self._embedding_norm, self._eps)
         heads, width = self._heads, self.dim // self._heads
         # a padded key gets float32's lowest score, as transformers' BERT does: exp() of it is 0
         key_bias = ((1.0 - mask) * np.finfo(np.float32).min)[:, None, None, :]
         scale = np.float32(1.0 / math.sqrt(width))
         for layer in self._layers:
-            qkv = x @ layer["qkv"] + layer["qkv_bias"]
+            qkv = x @ layer["qkv"]
+            qkv += layer["qkv_bias"]
             qkv = qkv.reshape(batch, length, 3, heads, width).transpose(2, 0, 3, 1, 4)
             q, k, v = qkv[0], qkv[1], qkv[2]
-            scores = (q @ k.transpose(0, 1, 3, 2)) * scale + key_bias
-            scores = np.exp(scores - scores.max(-1, keepdims=True))
+            scores = q @ k.transpose(0, 1, 3, 2)
+            scores *= scale
+            scores += key_bias
+            scores -= scores.max(-1, keepdims=True)
+            np.exp(scores, out=scores)
             scores /= scores.sum(-1, keepdims=True)
-            context = (scores @ v).transpose(0, 2, 1, 3).reshape(batch, length, self.dim)
-            x = _layer_norm(context @ layer["out"] + layer["out_bias"] + x, *layer["norm1"], self._eps)
-            hidden = _gelu(x @ layer["up"] + layer["up_bias"])
-            x = _layer_norm(hidden @ layer["down"] + layer["down_bias"] + x, *layer["norm2"], self._eps)
+            context = (scores @ v).transpose(0, 2, 1, 3).reshape(batch * length, self.dim)
+            attended = context @ layer["out"]
+            attended += layer["out_bias"]
+            attended += x
+            x = _layer_norm(attended, *layer["norm1"], self._eps)
+            hidden = x @ layer["up"]
+            hidden += layer["up_bias"]
+            hidden = _gelu(hidden)
+            out = hidden @ layer["down"]
+            out += layer["down_bias"]
+            out += x
+            x = _layer_norm(out, *layer["norm2"], self._eps)
+        x = x.reshape(batch, length, self.dim)
         pooled = (x * mask[:, :, None]).sum(1) / np.maximum(mask.sum(1, keepdims=True), 1e-9)
         norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
         return (pooled / norms).astype(np.float32, copy=False)

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from glm_dspy.graphs.literal import identifier, string_literal
 from glm_dspy.graphs.schema import REL_PREFIX, rel_table
+from glm_dspy.readings.relation_grammar import NOUN, PARTICIPLE, PAST, PLACE, PRESENT, RelationGrammar, grammar
 
 INVERSE_PREFIX = "inv_"  # graphs/triples.py: the relation read backwards
 SAMPLE_EDGES = 200  # edges read per (relation, source type, target type), the nodes sampled among them
@@ -77,6 +78,93 @@ def plural(said: str) -> str:
         return said
     word = word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
     return f"{head} {word}".strip()
+
+
+@dataclass(frozen=True, slots=True)
+class _Said:
+    """How the bank words a relation named by a verb or a place (glm_dspy/readings/relation_grammar.py):
+    "Which countries does Mozambique border?", "Which country borders Mozambique?", "Which
+    country is Beira in?"; a relation named by a noun keeps the "the <relation> of X" wording."""
+    grammar: RelationGrammar
+    source: str  # the source type in words ("country")
+    target: str  # the target type in words
+
+    @property
+    def is_noun(self) -> bool:
+        return self.grammar.kind == NOUN
+
+    @property
+    def _passive(self) -> bool:
+        return self.grammar.tense == PARTICIPLE or self.grammar.preposition == "by"
+
+    @property
+    def _object(self) -> str | None:
+        """What a verb's object is called, where its name says it ("currency" of USES_CURRENCY)."""
+        rest = self.grammar.rest
+        return " ".join(rest).lower() if rest and self.grammar.preposition is None else None
+
+    def _does(self) -> str:
+        return "did" if self.grammar.tense == PAST else "does"
+
+    def _after(self) -> str:
+        """The verb's base and its preposition, no object noun ("border", "act in", "use")."""
+        grammar = self.grammar
+        return grammar.verb + (f" {grammar.preposition}" if grammar.preposition else "")
+
+    def _as_said(self, plural_subject: bool = False) -> str:
+        """The relation as its subject says it: "borders", "acted in", "uses" (a plural subject: "border")."""
+        if plural_subject and self.grammar.tense == PRESENT:
+            return self._after()
+        words = [w.lower() for w in self.grammar.words]
+        return " ".join(words if self.grammar.preposition else words[:1])
+
+    def of(self, start: str, many: bool = False) -> str:
+        """The relation's targets from `start`, as a noun phrase: "the country that Mozambique borders"."""
+        thing = plural(self._object or self.target) if many else self._object or self.target
+        if self.grammar.kind == PLACE:
+            return f"the {plural(self.grammar.noun.lower()) if many else self.grammar.noun.lower()} {start} " \
+                   f"is {self.grammar.preposition}"
+        if self._passive:
+            return f"the {thing} {start} is {' '.join(self.grammar.words).lower()}"
+        return f"the {thing} that {start} {self._as_said()}"
+
+    def subjects(self, end: str) -> str:
+        """The relation's sources that reach `end`, as a noun phrase: "the person that directed X"."""
+        if self.grammar.kind == PLACE:
+            return f"the {self.source} {self.grammar.preposition} {end}"
+        if self._passive:
+            return f"the {self.source} {' '.join(self.grammar.words).lower()} {end}"
+        return f"the {self.source} that {self._as_said()} {end}"
+
+    def hop(self, start: str) -> str:
+        if self.grammar.kind == PLACE:
+            return f"Which {self.grammar.noun.lower()} is {start} {self.grammar.preposition}?"
+        if self._passive:
+            return f"Which {self.target} is {start} {' '.join(self.grammar.words).lower()}?"
+        return f"Which {plural(self._object or self.target)} {self._does()} {start} {self._after()}?"
+
+    def count(self, start: str) -> str:
+        if self.grammar.kind == PLACE or self._passive:
+            return f"How many {plural(self.target)} is {start} {self._as_said() if self._passive else self.grammar.preposition}?"
+        return f"How many {plural(self._object or self.target)} {self._does()} {start} {self._after()}?"
+
+    def reverse(self, end: str) -> str:
+        if self.grammar.kind == PLACE:
+            return f"Which {self.source} is {self.grammar.preposition} {end}?"
+        if self._passive:
+            return f"Which {self.source} is {' '.join(self.grammar.words).lower()} {end}?"
+        return f"Which {self.source} {self._as_said()} {end}?"
+
+    def reverse_count(self, end: str) -> str:
+        if self.grammar.kind == PLACE:
+            return f"How many {plural(self.source)} are {self.grammar.preposition} {end}?"
+        if self._passive:
+            return f"How many {plural(self.source)} are {' '.join(self.grammar.words).lower()} {end}?"
+        return f"How many {plural(self.source)} {self._as_said(plural_subject=True)} {end}?"
+
+
+def said_of(relation: str, source_type: str, target_type: str) -> _Said:
+    return _Said(grammar(words(relation)), words(source_type).lower(), words(target_type).lower())
 
 
 class SchemaExamples:
@@ -229,28 +317,37 @@ class SchemaExamples:
             dst_name = cypher_name(self.name_feature(dst_type))
             src_name = cypher_name(self.name_feature(src_type))
             start, end = self._named(src_type, edge.src), self._named(dst_type, edge.dst)
+            phrase = said_of(relation, src_type, dst_type)
+            inverse = relation.startswith(INVERSE_PREFIX)
             shapes = []
             if start is not None:
-                if relation.startswith(INVERSE_PREFIX):
-                    question = f"Whose {said} is {start}?"
+                original = said_of(words(relation), dst_type, src_type)  # an inverse's relation, forwards
+                if phrase.is_noun:
+                    question = f"Whose {said} is {start}?" if inverse else f"What is the {said} of {start}?"
+                    counted, target = f"How many {plural(said)} does {start} have?", f"the {said} of {start}"
+                elif inverse:  # a verb read backwards: its subject asked ("Which person directed X?")
+                    question, counted, target = original.reverse(start), original.reverse_count(start), \
+                        original.subjects(start)
                 else:
-                    question = f"What is the {said} of {start}?"
+                    question, counted, target = phrase.hop(start), phrase.count(start), phrase.of(start)
                 shapes.append(("hop", question, f"MATCH {self._node('a', src_type, edge.src)}-[:{table}]->"
                                                 f"{self._node('b', dst_type)} RETURN DISTINCT b.{dst_name}"))
-                shapes.append(("count", f"How many {plural(said)} does {start} have?",
+                shapes.append(("count", counted,
                                f"MATCH {self._node('a', src_type, edge.src)}-[:{table}]->{self._node('b', dst_type)} "
                                "RETURN count(DISTINCT b)"))
                 for feature in self.schema.node_types[dst_type].features:
                     if feature != self.name_feature(dst_type):
-                        shapes.append(("neighbour-feature", f"What is the {words(feature)} of the {said} of {start}?",
+                        shapes.append(("neighbour-feature", f"What is the {words(feature)} of {target}?",
                                        f"MATCH {self._node('a', src_type, edge.src)}-[:{table}]->"
                                        f"{self._node('b', dst_type)} RETURN DISTINCT b.{cypher_name(feature)}"))
                         break
             if end is not None and (relation, src_type, dst_type) not in self._inverted:
-                shapes.append(("reverse", f"Which {words(src_type)} has {end} as {said}?",
+                shapes.append(("reverse", f"Which {words(src_type)} has {end} as {said}?" if phrase.is_noun
+                               else phrase.reverse(end),
                                f"MATCH {self._node('a', src_type)}-[:{table}]->{self._node('b', dst_type, edge.dst)} "
                                f"RETURN DISTINCT a.{src_name}"))
-                shapes.append(("reverse-count", f"How many {plural(words(src_type))} have {end} as {said}?",
+                shapes.append(("reverse-count", f"How many {plural(words(src_type))} have {end} as {said}?"
+                               if phrase.is_noun else phrase.reverse_count(end),
                                f"MATCH {self._node('a', src_type)}-[:{table}]->{self._node('b', dst_type, edge.dst)} "
                                "RETURN count(DISTINCT a)"))
             for shape, question, cypher in shapes:
@@ -284,11 +381,18 @@ class SchemaExamples:
                 start = self._named(first.src_type, first.src)
                 chain = f"{self._two_hops(first, second)} RETURN DISTINCT b.{cypher_name(self.name_feature(second.dst_type))}"
                 first_said, second_said = words(first.relation), words(second.relation)
-                question = (f"What is the {second_said} of the {first_said} of {start}?" if kept % 2 == 0
-                            else f"What is {start}'s {first_said}'s {second_said}?")
+                first_phrase = said_of(first.relation, first.src_type, first.dst_type)
+                second_phrase = said_of(second.relation, second.src_type, second.dst_type)
+                if first_phrase.is_noun and second_phrase.is_noun:
+                    question = (f"What is the {second_said} of the {first_said} of {start}?" if kept % 2 == 0
+                                else f"What is {start}'s {first_said}'s {second_said}?")
+                else:  # "What is the city that the person that X follows lives in?"
+                    middle = f"the {first_said} of {start}" if first_phrase.is_noun else first_phrase.of(start)
+                    question = (f"What is the {second_said} of {middle}?" if second_phrase.is_noun
+                                else f"What is {second_phrase.of(middle)}?")
                 kept += self._add(question, chain, f"chain-{first.relation}-{second.relation}")
                 if most < per_shape:  # the commonest end among the middle nodes: "the most papers in venue X"
-                    most += self._most(first, second, start, first_said, second_said)
+                    most += self._most(first, second, start, first_said, second_said, first_phrase, second_phrase)
 
     def _two_hops(self, first: _Edge, second: _Edge) -> str:
         """The MATCH of a two-hop path from `first`'s named source; one back to the source's type
@@ -297,15 +401,18 @@ class SchemaExamples:
                 f"{self._node('m', first.dst_type)}-[:{cypher_name(rel_table(second.relation))}]->"
                 f"{self._node('b', second.dst_type)}" + (" WHERE b <> a" if second.dst_type == first.src_type else ""))
 
-    def _most(self, first: _Edge, second: _Edge, start: str, first_said: str, second_said: str) -> bool:
+    def _most(self, first: _Edge, second: _Edge, start: str, first_said: str, second_said: str,
+              first_phrase: "_Said", second_phrase: "_Said") -> bool:
         """Where one end is reached from more middle nodes than any other (else the question has no answer)."""
         path = (f"{self._two_hops(first, second)} RETURN b.{cypher_name(self.name_feature(second.dst_type))}, "
                 "count(DISTINCT m) AS n ORDER BY n DESC LIMIT ")
         counts = [row["n"] for row in self.store.query(path + "2")]
         if not counts or counts[0] < 2 or len(counts) == 2 and counts[1] == counts[0]:
             return False
-        return self._add(f"Which {second_said} is most common among the {plural(first_said)} of {start}?",
-                         path + "1", f"most-{first.relation}-{second.relation}")
+        among = f"the {plural(first_said)} of {start}" if first_phrase.is_noun else first_phrase.of(start, many=True)
+        which = second_said if second_phrase.is_noun else second_phrase.target
+        return self._add(f"Which {which} is most common among {among}?", path + "1",
+                         f"most-{first.relation}-{second.relation}")
 
     def _aggregates(self, edges: list[_Edge], per_shape: int) -> None:
         """Over a named node's neighbours, a number feature's average and the neighbour where it is highest."""
@@ -320,9 +427,12 @@ class SchemaExamples:
                 continue
             said, table = words(edge.relation), cypher_name(rel_table(edge.relation))
             match = f"MATCH {self._node('a', edge.src_type, edge.src)}-[:{table}]->{self._node('b', edge.dst_type)}"
-            kept += self._add(f"What is the average {words(numbers[0])} of the {plural(said)} of {start}?",
+            phrase = said_of(edge.relation, edge.src_type, edge.dst_type)
+            many = f"the {plural(said)} of {start}" if phrase.is_noun else phrase.of(start, many=True)
+            kept += self._add(f"What is the average {words(numbers[0])} of {many}?",
                               f"{match} RETURN avg(b.{feature})", f"average-{edge.relation}")
-            self._add(f"Which {said} of {start} has the highest {words(numbers[0])}?",
+            self._add(f"Which {said} of {start} has the highest {words(numbers[0])}?" if phrase.is_noun
+                      else f"Which of {many} has the highest {words(numbers[0])}?",
                       f"{match} RETURN b.{cypher_name(self.name_feature(edge.dst_type))} ORDER BY b.{feature} DESC "
                       "LIMIT 1", f"highest-{edge.relation}")
 

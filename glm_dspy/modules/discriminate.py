@@ -131,6 +131,16 @@ class Discriminate(dspy.Module):
         self.confidence = (Confidence.load() if confidence == "default" else confidence) \
             if "confidence" in self.levers else None
 
+    def as_written(self, question: str, log: StepLog | None = None) -> str:
+        """The question with its names as the graph writes them (case; one slip of spelling:
+        glm_dspy/readings/as_written.py), what was restored said in `log`. GLM reads every
+        question so before its readings and agents do."""
+        restored = self.found.as_written(question)
+        if restored and log is not None:
+            log.add(Step("graph", output="read as written in the graph: "
+                                         + "; ".join(f"{said!r} as {name!r}" for said, name in restored.changes)))
+        return restored.text
+
     def starts(self, question: str) -> list[Start]:
         """The nodes the question names, then those the values it says meet."""
         return self.found.starts(question)

@@ -210,6 +210,8 @@ class GLM(dspy.Module):
         with dspy.context(adapter=self.adapter), query_context(query_id), \
                 deadline(time.monotonic() + self.question_timeout_s):
             try:
+                if self.readings is not None and self.graph.retriever.node_index is not None:
+                    question = self.readings.as_written(question, log)
                 tried = self._reads(question)
                 judged = self.readings.judge(question, log) if tried else None
                 if judged is not None and judged.sure:

@@ -60,6 +60,7 @@ from glm_dspy.modules.reading_fit import answer_types, is_stated
 from glm_dspy.modules.reading_rank import rank
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.readings import answer_type
+from glm_dspy.readings.as_written import AsWritten, Restored
 from glm_dspy.readings.answer_type import Result, SchemaNouns
 from glm_dspy.modules.schema_words import SchemaWords
 from glm_dspy.modules.taught_words import taught_words
@@ -71,7 +72,7 @@ LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "
                     "compared", "persons", "meant", "order", "gate", "voice", "one", "repeated", "forms",
                     "detour", "which", "passive", "asked-end", "referred", "meet-order", "types",
                     "time-said", "absence", "gaps", "exists", "inverse", "unprobed", "roles",
-                    "type-paths", "answer-type", "compute", "confidence"})
+                    "type-paths", "answer-type", "compute", "confidence", "as-written"})
 
 
 class Readings:
@@ -96,6 +97,18 @@ class Readings:
         self._everys: dict[tuple[str, int], list] = {}  # (node type, hops) -> the readings of every node of it
         self._typed_paths: dict[str, list] = {}  # node type -> the short paths its nodes have (`_type_paths`)
         self._persons: frozenset[str] | None = None  # `_person_types`
+
+    def as_written(self, question: str) -> Restored:
+        """The question with its names' case and one slip of their spelling restored from the
+        graph's names (glm_dspy/readings/as_written.py); as it is with lever "as-written" off."""
+        if "as-written" not in self.levers:
+            return Restored(question, ())
+        self._build()
+        return self._as_written.restore(question)
+
+    @functools.cached_property
+    def _as_written(self) -> AsWritten:
+        return AsWritten.of(self._values)
 
     def starts(self, question: str) -> list[Start]:
         """The nodes the question names, then those the values it says meet

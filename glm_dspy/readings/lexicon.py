@@ -48,4 +48,11 @@ LARGER_WORDS = frozenset({"large", "big", "high", "many", "much", "populous", "l
 SMALLER_WORDS = frozenset({"small", "little", "low", "few", "short", "less"})
 ORDINAL_DEGREE = frozenset({"first", "last"})  # ordinals that compare without a comparative form
 
+# words of closed classes, never a name alone (glm_dspy/readings/as_written.py)
+PRONOUNS_OF_THINGS = frozenset({"it", "its", "they", "them", "their", "his", "her", "he", "she", "him", "there"})
+CONNECTIVES = frozenset({"and", "not", "no", "nor", "but", "than", "then", "if", "whether"})
+CLOSED_CLASS = (PERSON_WH | PLACE_WH | TIME_WH | CHOOSING_WH | {HOW} | QUANTITY_AFTER_HOW | GREETINGS | ASKING_AUX
+                | PRONOUNS | PRONOUNS_OF_THINGS | INDEFINITE | NUMBER_WORDS | DETERMINERS | AUXILIARIES
+                | PREPOSITIONS | CONNECTIVES | {CHOICE})
+
 __all__ = [name for name in dir() if name.isupper()]

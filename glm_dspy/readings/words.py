@@ -55,4 +55,15 @@ def _lemmas(word: str) -> tuple[frozenset[str], str | None]:
     return frozenset(lemmas), degree
 
 
-__all__ = ["Word", "words_of"]
+def english_lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    """What lemminflect knows of a lower-case word: its lemmas by part of speech ({} for a word it
+    does not know: a name, a typo)."""
+    return _all_lemmas(word)
+
+
+@functools.lru_cache(maxsize=65536)
+def _all_lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    return dict(getAllLemmas(word)) if word.isalpha() else {}
+
+
+__all__ = ["Word", "english_lemmas", "words_of"]

@@ -17,6 +17,7 @@ from glm_dspy.graphs.cypher.ranked import Group, Key, Order
 from glm_dspy.graphs.cypher.syntax import (Binary, FunctionCall, Match, NodePattern, PatternPart, Projection, Property,
                                            Query, RelPattern, Return, SingleQuery, Variable)
 from glm_dspy.graphs.schema import REL_PREFIX
+from glm_dspy.readings.relation_grammar import grammar
 
 COUNT = "count()"
 
@@ -236,15 +237,14 @@ def prepositional(relation: str) -> bool:
 
 
 def words_of(start: Start, hops: tuple[Hop, ...]) -> str:
-    """A path in words: a hop forwards by its relation; backwards, the node that has it ("laureate
-    whose mentor it is"), or of a relation named by a verb and its preposition, the node that is
-    so to it ("paper cited by it")."""
+    """A path in words: a hop forwards by its relation; backwards, from the relation's target, as
+    the relation's name is said (glm_dspy/readings/relation_grammar.py): of a noun, the node that
+    has it ("laureate whose mentor it is"); of a verb, the node that does it ("person that
+    directed it"), or is so to it ("paper cited by it"); of a place, the node in it ("city in it")."""
     said = [start.said]
     for hop in hops:
-        relation = hop.relation.replace("_", " ")
         labels = " or ".join(hop.labels)
-        said.append(relation if hop.outgoing else f"{labels} {relation} it" if prepositional(hop.relation)
-                    else f"{labels} whose {relation} it is")
+        said.append(hop.relation.replace("_", " ") if hop.outgoing else grammar(hop.relation).of_object(labels))
     return " -> ".join(said)
 
 
