@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from glm_dspy.graphs.literal import identifier, string_literal
 from glm_dspy.graphs.schema import REL_PREFIX, rel_table
-from glm_dspy.readings.relation_grammar import NOUN, PARTICIPLE, PAST, PLACE, PRESENT, RelationGrammar, grammar
+from glm_dspy.readings.relation_grammar import NOUN, PAST, PLACE, PRESENT, RelationGrammar, grammar
 
 INVERSE_PREFIX = "inv_"  # graphs/triples.py: the relation read backwards
 SAMPLE_EDGES = 200  # edges read per (relation, source type, target type), the nodes sampled among them
@@ -95,7 +95,7 @@ class _Said:
 
     @property
     def _passive(self) -> bool:
-        return self.grammar.tense == PARTICIPLE or self.grammar.preposition == "by"
+        return self.grammar.passive
 
     @property
     def _object(self) -> str | None:

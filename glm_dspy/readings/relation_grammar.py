@@ -55,6 +55,11 @@ class RelationGrammar:
             return self.rest[-1].lower()
         return None
 
+    @property
+    def passive(self) -> bool:
+        """A VERB said of its object's side: a participle only ("born in") or an agent's "by"."""
+        return self.kind == VERB and (self.tense == PARTICIPLE or self.preposition == "by")
+
     def base(self) -> str:
         """A VERB in its base form with what follows it ("border", "use currency", "act in")."""
         return " ".join((self.verb or "", *self.rest)).strip().lower()
@@ -65,7 +70,7 @@ class RelationGrammar:
         if self.kind == PLACE:
             return f"{labels} {self.words[0]} it"
         if self.kind == VERB:
-            if self.tense == PARTICIPLE or self.preposition == "by":  # a passive: "person born in it"
+            if self.passive:  # "person born in it"
                 return f"{labels} {' '.join(self.words)} it"
             said = " ".join(self.words if self.preposition else self.words[:1])
             return f"{labels} that {said} it"
