@@ -130,9 +130,11 @@ def main(argv: list[str] | None = None) -> int:
             restored["typed right"] += answered_typed and any(exact_match(as_typed.answer, g) for g in golds)
             restored["written answered"] += found is not None
             restored["written right"] += correct
-        records.append({"kind": kind, "question": said, "asked": question, "golds": golds, "answer": found and found[0],
-                        "right": correct, "guess": judged and judged.answer, "guess_right": guessed,
-                        "probability": judged and judged.probability, "features": judged and judged.features})
+        record = {"kind": kind, "question": said, "asked": question, "golds": golds, "answer": found and found[0],
+                  "right": correct, "guess": judged and judged.answer, "guess_right": guessed,
+                  "probability": judged and judged.probability, "features": judged and judged.features,
+                  "handed_on": found is None, **({} if args.no_oracle else {"oracle": any(right)})}
+        records.append(record)
         for key in dict.fromkeys((kind, "all")):  # a question of no kind counts once
             counts[key]["n"] += 1
             counts[key]["oracle@k"] += any(right)
@@ -142,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
             with dspy.context(adapter=dspy.ChatAdapter()):
                 found = program.answer(question, StepLog())
             picked = found is not None and any(exact_match(found[0], gold) for gold in golds)
+            record["model_right"] = picked
             for key in dict.fromkeys((kind, "all")):  # a question of no kind counts once
                 counts[key]["model"] += picked
     seconds = (time.perf_counter() - started) / max(1, len(rows))
@@ -157,6 +160,11 @@ def main(argv: list[str] | None = None) -> int:
               + f"{row['nearest'] / answered if answered else 0:>16.3f}")
     total = counts["all"]
     answered = total["n"] - total["none"]
+    handed = [r for r in records if r["handed_on"]]
+    if handed:  # what a chooser among the readings could do where the readings are not sure
+        print(f"handed on {len(handed)}: the best reading right {sum(r['guess_right'] for r in handed)}"
+              + ("" if args.no_oracle else f", some reading shown right {sum(r['oracle'] for r in handed)}")
+              + (f", the model's pick right {sum(r.get('model_right', False) for r in handed)}" if args.model else ""))
     if args.also_as_typed:
         print(f"names restored in {restored['restored']} of {total['n']}; answered with no call, right / given: "
               f"as typed {restored['typed right']} / {restored['typed answered']}, "
@@ -164,6 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps({"db": str(args.db), "n": total["n"], "k": args.k, "model": args.model,
                       **{arm: round(total[arm] / max(1, total["n"]), 4) for arm in arms},
                       "answered_right": round(total["nearest"] / answered, 4) if answered else None,
+                      "handed_on": len(handed), "handed_on_guess_right": sum(r["guess_right"] for r in handed),
+                      **({} if args.no_oracle else {"handed_on_oracle": sum(r["oracle"] for r in handed)}),
+                      **({"handed_on_model_right": sum(r.get("model_right", False) for r in handed)} if args.model else {}),
                       "off": sorted(args.off), "register": args.register, **({"as_typed": dict(restored)}
                                                                              if args.also_as_typed else {}),
                       "seconds_per_question": round(seconds, 2),

@@ -13,7 +13,9 @@ have birth dates, films release dates, companies founding dates and staff, citie
 
 The questions (`QUESTIONS`: one wording each, general English) ask what users ask of such a
 graph: a relation by its verb, both ways; a date, its year; an age at an event; the years
-between two events; which of two is older or larger; a count; two hops. Each answer is
+between two events; which of two is older or larger; a count; two hops; the largest or the
+smallest by a number, the second, the top three (asked last: the shapes before are the same for
+a seed as before these were added). Each answer is
 computed from the generated tables, so every question has exactly one right answer (a list's
 items in any order). The tables are CSV in `glm-dspy build csv:`'s layout (nodes/<Type>.csv,
 edges/<RELATION>.csv, graph.toml).
@@ -161,6 +163,21 @@ def questions(nodes: dict, edges: dict, seed: int, per_shape: int = 6) -> list[d
         director = into["DIRECTED"][f][0]
         add("multi_hop", f"Which company does the director of {name[f]} work for?",
             [name[c] for c in out["WORKS_FOR"][director]])
+    # superlatives by a number (asked last, so the shapes above stay as they were for every seed)
+    staff = lambda c: row[c]["employees"]  # noqa: E731
+    for c in pick(cities, lambda c: len(into["HEADQUARTERED_IN"].get(c, [])) >= 2):
+        add("rank", f"Which company headquartered in {name[c]} has the most employees?",
+            name[max(into["HEADQUARTERED_IN"][c], key=staff)])
+    for c in pick(cities, lambda c: len(into["HEADQUARTERED_IN"].get(c, [])) >= 3):
+        add("rank", f"Which company in {name[c]} has the second most employees?",
+            name[sorted(into["HEADQUARTERED_IN"][c], key=staff, reverse=True)[1]])
+    shot = lambda p: {out["FILMED_IN"][f][0] for f in out["DIRECTED"].get(p, [])}  # noqa: E731
+    for p in pick(people, lambda p: len(shot(p)) >= 2):
+        add("rank", f"Of the cities {name[p]}'s films were filmed in, which has the largest population?",
+            name[max(shot(p), key=lambda c: row[c]["population"])])
+    add("rank", "Which company has the fewest employees?", name[min(companies, key=staff)])
+    add("rank", "Name the three most populous cities.",
+        [name[c] for c in sorted(cities, key=lambda c: row[c]["population"], reverse=True)[:3]])
     return found
 
 

@@ -93,7 +93,7 @@ def test_a_reading_that_is_not_sure_hands_the_question_to_the_agents_then_says_n
     from glm_dspy.readings.confidence import FEATURES, Confidence
 
     program = reading_first(GLM(nobel_graph, compiled=None, act="python", kind="deterministic", samples=0,
-                                max_steps=1))
+                                max_steps=1, unsure="agents"))
     program.readings.confidence = Confidence(dict.fromkeys(FEATURES, 0.0), 0.0, threshold=0.99)  # p = 0.5
     nothing = {"code": 'print("")', "answer": "", "missing_information": "all", "finished": False}
     prediction = run(program, [nothing] * 8)
@@ -108,3 +108,28 @@ def test_a_reading_that_is_not_sure_hands_the_question_to_the_agents_then_says_n
 
     program.readings.confidence = Confidence(dict.fromkeys(FEATURES, 0.0), 0.0, threshold=0.4)  # p = 0.5: sure
     assert run(program, []).answer == "Warsaw"
+
+
+def test_a_reading_that_is_not_sure_is_first_chosen_among_the_readings_by_the_model(nobel_graph):
+    """Below the threshold, by default, the model picks among the readings shown (one constrained
+    call; glm_dspy/modules/discriminate.py `choose_among`): its pick answers, with no agent; "none of
+    these" (0) hands the question to the agents. Control flow: scripted replies."""
+    from glm_dspy.readings.confidence import FEATURES, Confidence
+
+    program = reading_first(GLM(nobel_graph, compiled=None, act="python", kind="deterministic", samples=0,
+                                max_steps=1))
+    program.readings.confidence = Confidence(dict.fromkeys(FEATURES, 0.0), 0.0, threshold=0.99)  # p = 0.5
+    chosen = run(program, [{"choice": "1"}])
+    assert chosen.answer == "Warsaw" and chosen.num_calls == 1 and chosen.error_category is None
+    assert agents(chosen)[-2:] == ["choose", "graph"] and chosen.kind == "chosen"
+    assert any("the model chose reading 1" in (step.get("output") or "") for step in chosen.steps)
+
+    paris = {"code": 'print("Paris")', "answer": "Paris", "missing_information": "", "finished": True}
+    none = run(program, [{"choice": "0"}] + [paris] * 8)
+    assert none.answer == "Paris" and "act" in agents(none) and none.kind == "deterministic"
+    assert any("chose none of the readings" in (step.get("output") or "") for step in none.steps)
+
+
+def test_an_unknown_unsure_option_is_refused(nobel_graph):
+    with pytest.raises(ValueError, match="unsure must be"):
+        GLM(nobel_graph, compiled=None, unsure="guess")

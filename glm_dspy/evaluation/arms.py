@@ -4,9 +4,11 @@ Its own module, importing nothing, so the CLI checks arm names before it loads a
 """
 
 # glm-greedy: GLM drawing no further snippets when the first fails (samples=0); glm-no-readings: GLM
-# without the readings (readings=False); each for the on/off comparison with glm
+# without the readings (readings=False); glm-unsure-agents: GLM handing a reading it is not sure of
+# to Algorithm 1 at once, with no pick among the readings (unsure="agents"); each for the on/off
+# comparison with glm
 ARMS = ("glm", "glm-greedy", "graphcot", "graphrag", "textrag", "base", "text2cypher", "counselor",
-        "fasttog", "glm-cypher", "glm-python", "glm-no-readings")
+        "fasttog", "glm-cypher", "glm-python", "glm-no-readings", "glm-unsure-agents")
 
 
 def parse_arms(text: str) -> list[str]:

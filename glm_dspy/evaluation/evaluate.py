@@ -72,7 +72,10 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
                  "glm-python": lambda: glm(act="python"),  # GLM whose Act writes Python snippets (the paper's)
                  # issue 31's lever: GLM reads the graph's readings first, the best fitting one
                  # answering (no call; the default, "glm"), or not (Algorithm 1 alone)
-                 "glm-no-readings": lambda: glm(readings=False)}
+                 "glm-no-readings": lambda: glm(readings=False),
+                 # issue 49's lever: where the best reading is not sure, the model picks among the
+                 # readings first ("glm", the default), or Algorithm 1 decides at once
+                 "glm-unsure-agents": lambda: glm(unsure="agents")}
     if arm not in factories:
         raise ValueError(f"unknown program {arm!r}; choose from {', '.join(ARMS)}")
     return factories[arm]()

@@ -231,26 +231,17 @@ class Discriminate(dspy.Module):
             return None
         if not shown:
             return None
-        numbered = "\n".join([f"{i}. {c.words()} = {', '.join(values[:SHOWN_VALUES])}"
-                              + (" ..." if len(values) > SHOWN_VALUES else "")
-                              for i, (c, values, _) in enumerate(shown, 1)] + [f"0. {NONE}"])
         picked = 1
         if self.chooser == MODEL:
-            prediction, step = call_agent("choose", self.choose, question=question, readings=numbered,
-                                          config=with_grammar(None, _choice_grammar(len(shown))))
-            step.output = numbered
-            log.add(step)
-            picked = 1 if prediction is None else _number(prediction.choice, len(shown))
+            picked = self._pick(question, shown, log)
             if picked is None:
                 picked = 1  # no number: the nearest reading
         else:
-            log.add(Step("graph", output=numbered))  # no LLM call: the readings, best first, for the record
+            log.add(Step("graph", output=_numbered(shown)))  # no LLM call: the readings, best first, for the record
         if not picked:
             return None
         reading, values, text = shown[picked - 1]
-        missing = unrealized(reading, self._asks(question)) if "gate" in self.levers else []
-        if missing:  # it reads another question's answer: the fallback answers
-            log.add(Step("graph", code=text, output=f"not answered by a reading: it does not do {', '.join(missing)}"))
+        if self._unrealized(question, reading, text, log):
             return None
         found = features(score=scores[id(reading)][0], best_score=best_score, tried=scores[id(reading)][1],
                          next_score=next((scores[id(c)][0] for c, _, _ in shown if c is not reading), None),
@@ -262,7 +253,47 @@ class Discriminate(dspy.Module):
         doubt = "" if sure else f"\n(not sure: the readings' confidence {probability:.2f} is below " \
                                 f"{self.confidence.threshold:.2f})"
         log.add(Step("graph", code=text, output="\n".join(values[:MAX_VALUES]) + doubt))
-        return Judgement(", ".join(values[:MAX_VALUES]), text, probability, sure, found, reading.words())
+        return Judgement(", ".join(values[:MAX_VALUES]), text, probability, sure, found, reading.words(),
+                         shown=() if sure else tuple(shown))
+
+    def choose_among(self, question: str, judged: "Judgement", log: StepLog) -> "Judgement | None":
+        """Where the best reading is not sure (`judge`), the model picks the reading the question
+        asks among those shown, best first, or none of them (one ChooseReading call, decoded under
+        a grammar of their numbers: it can answer nothing else). The class of questions served:
+        those the readings hold but do not rank right with confidence, a relation said in other
+        words or a reading that ties with another. The pick answers (an LLM call made it: it is
+        not a no-call answer); none, a reply with no number, or a pick that leaves out what the
+        question asks (`unrealized`) go on to the agents (None)."""
+        if not judged.shown:
+            return None
+        picked = self._pick(question, list(judged.shown), log)
+        if not picked:
+            log.add(Step("graph", output="the model chose none of the readings: the agents decide"))
+            return None
+        reading, values, text = judged.shown[picked - 1]
+        if self._unrealized(question, reading, text, log):
+            return None
+        log.add(Step("graph", code=text, output=f"the model chose reading {picked} ({reading.words()}) of "
+                                                f"{len(judged.shown)}:\n" + "\n".join(values[:MAX_VALUES])))
+        return Judgement(", ".join(values[:MAX_VALUES]), text, None, True, {}, reading.words())
+
+    def _pick(self, question: str, shown: list, log: StepLog) -> int | None:
+        """The model's pick among the shown readings: 1..len(shown), 0 for none, None where its
+        call failed or named no number."""
+        numbered = _numbered(shown)
+        prediction, step = call_agent("choose", self.choose, question=question, readings=numbered,
+                                      config=with_grammar(None, _choice_grammar(len(shown))))
+        step.output = numbered + (f"\n-> {prediction.choice}" if prediction is not None else "")
+        log.add(step)
+        return None if prediction is None else _number(prediction.choice, len(shown))
+
+    def _unrealized(self, question: str, reading: Candidate, text: str, log: StepLog) -> bool:
+        """Whether the reading leaves out what the question asks of its answer (lever "gate":
+        it reads another question's answer, so the fallback answers); said in `log`."""
+        missing = unrealized(reading, self._asks(question)) if "gate" in self.levers else []
+        if missing:
+            log.add(Step("graph", code=text, output=f"not answered by a reading: it does not do {', '.join(missing)}"))
+        return bool(missing)
 
     def _computed(self, question: str, read_as, log: StepLog) -> tuple[str, str] | None:
         """An age, a span of years or which of two, computed from the values the question's
@@ -366,6 +397,14 @@ class Judgement:
     sure: bool
     features: dict
     words: str = ""
+    shown: tuple = ()  # where not sure: the readings shown, best first, (reading, values, query) each, to choose among
+
+
+def _numbered(shown: list) -> str:
+    """The readings shown, one a line, by number, each with its first values; 0 is none of them."""
+    return "\n".join([f"{i}. {c.words()} = {', '.join(values[:SHOWN_VALUES])}"
+                      + (" ..." if len(values) > SHOWN_VALUES else "")
+                      for i, (c, values, _) in enumerate(shown, 1)] + [f"0. {NONE}"])
 
 
 def _what(read_as) -> str:

@@ -79,12 +79,16 @@ MAX_PRINTED_IDS = 20  # more printed items than this are not checked for being n
 BANK_MATCH = 0.9
 # agents only some options add (GLM.load_state): a compiled program may lack them
 OPTIONAL_AGENTS = frozenset({"cypher", "readings"})
+# where the best reading is not sure (GLM's `unsure`): the model picks among the readings first, or
+# the agents decide at once; CHOSEN is the kind of a question the model's pick answered
+CHOOSE, AGENTS, CHOSEN = "choose", "agents", "chosen"
 
 
 class GLM(dspy.Module):
     def __init__(self, graph=None, *, compiled: str | None = "default", act: str = "auto", readings: bool = True,
                  kind: str | None = None, max_steps: int = DEFAULT_MAX_STEPS, samples: int = DEFAULT_SAMPLES,
-                 question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT_S, executor=None, pipelined: bool = False):
+                 question_timeout_s: float = DEFAULT_QUESTION_TIMEOUT_S, executor=None, pipelined: bool = False,
+                 unsure: str = CHOOSE):
         """GLM over `graph` (glm_dspy.open_graph(DIR)). Options wrap it as modules (Graph Counselor:
         glm_dspy/modules/counselor.py); these are what a user of GLM itself chooses.
 
@@ -106,8 +110,14 @@ class GLM(dspy.Module):
             question keeps them from waiting on each other.
         pipelined: RetrieveNode lookups start while Act still decodes its snippet (glm_dspy/retrieval/pipeline.py):
             for where retrieval costs as much as decoding; on a 2-core CPU it cost 9-18% p50
-            latency (bench.pipeline, docs/benchmarks.md)."""
+            latency (bench.pipeline, docs/benchmarks.md).
+        unsure: where the best reading is not sure, CHOOSE: the model first picks among the
+            readings shown, or none (one constrained call, `Discriminate.choose_among`), and Algorithm 1
+            answers where it picks none; AGENTS: Algorithm 1 at once."""
         super().__init__()
+        if unsure not in (CHOOSE, AGENTS):
+            raise ValueError(f"unsure must be {CHOOSE!r} or {AGENTS!r}, got {unsure!r}")
+        self.unsure = unsure
         assert question_timeout_s > 0, question_timeout_s
         self.question_timeout_s = question_timeout_s
         assert max_steps >= 1 and samples >= 0
@@ -216,6 +226,8 @@ class GLM(dspy.Module):
                 judged = self.readings.judge(question, log) if tried else None
                 if judged is not None and judged.sure:
                     answer, category = judged.answer, None
+                elif (chosen := self._choose(question, judged, log)) is not None:
+                    answer, category, kind = chosen.answer, None, CHOSEN
                 else:  # no reading, or the best one is not sure (glm_dspy/readings/confidence.py): the agents decide
                     answer, category, kind = self._attempt(question, notebook, log, guidance)
                     if judged is not None:
@@ -243,6 +255,13 @@ class GLM(dspy.Module):
             answer = TRUTHS.get(answer.strip().lower(), answer)
         return log.prediction(answer, category, kind=kind, notebook=notebook.text, query_id=query_id,
                               guess=guess if category == NOT_SURE else None)
+
+    def _choose(self, question: str, judged, log: StepLog):
+        """Where the best reading is not sure and `unsure` is CHOOSE, the reading the model picks
+        among those shown (`Discriminate.choose_among`), or None: the agents decide."""
+        if judged is None or self.unsure != CHOOSE:
+            return None
+        return self.readings.choose_among(question, judged, log)
 
     def _attempt(self, question: str, notebook: Notebook, log: StepLog,
                  guidance: str) -> tuple[str | None, str | None, str]:

@@ -284,10 +284,12 @@ def unrealized(c: Candidate, facts: dict[str, bool]) -> list[str]:
     asks for each of "an average or a sum", "a first or a last", "the most or the fewest", "a
     bound on a count"):
     an average or a sum no reading computes; a first or a last it does not order by; the most or
-    the fewest it does not group by; a count it does not bound. A reading that leaves out what
+    the fewest it neither groups by nor orders by a number of ("the most populous"); a count it
+    does not bound. A reading that leaves out what
     the question asks reads another question's answer."""
     done = {"an average or a sum": False, "a first or a last": c.order is not None,
-            "the most or the fewest": c.group is not None, "a bound on a count": c.counted is not None}
+            "the most or the fewest": c.group is not None or c.order is not None and c.order.number,
+            "a bound on a count": c.counted is not None}
     return [what for what, asks in facts.items() if asks and not done[what]]
 
 

@@ -28,6 +28,7 @@ from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, bound_time_uns
 from glm_dspy.modules.relation_voice import object_words
 from glm_dspy.modules.schema_words import SchemaWords
 from glm_dspy.modules.taught_words import mentions
+from glm_dspy.readings.question import read
 from glm_dspy.modules.word_order import ORDER_COST, name_end, order_misses, said_after, said_at
 
 PATHS = 24  # paths whose readings are ranked one by one
@@ -119,7 +120,8 @@ def rank(question: str, found: list[Candidate], *, embed, vocabulary: SchemaWord
                          if "types" in levers else {})
     stated = frozenset().union(*(s.bound for c in found for s in starts_of_reading(c) if is_stated(s))) \
         if "stated" in levers else frozenset()
-    ranks = (extreme(question) is not None, most(question) is not None,
+    superlative = "superlative" in levers and read(question).ranked is not None  # by a number, or the most shared
+    ranks = (extreme(question) is not None, most(question) is not None or superlative,
              count_bound(question) is not None and "counted" in levers,
              negated(question) and "absent" in levers,
              compared(question) is not None and "compared" in levers
@@ -132,7 +134,8 @@ def rank(question: str, found: list[Candidate], *, embed, vocabulary: SchemaWord
                                      + repeated(c, relation_said, relation_same, inverse)
                                      + fewer_types(c, said_types))
                     - UNSAID_COST * ("detour" in levers and unsaid_detour(c, said, mentioned))
-                    - RANK_COST * ((ranks[0] and c.order is None) + (ranks[1] and c.group is None)
+                    - RANK_COST * ((ranks[0] and c.order is None)
+                                   + (ranks[1] and c.group is None and not (superlative and _by_number(c)))
                                    + (ranks[2] and c.counted is None)
                                    + (ranks[3] and c.absent is None and c.gap is None and not lacks(c))
                                    + (ranks[4] and c.loop is None))
@@ -142,6 +145,11 @@ def rank(question: str, found: list[Candidate], *, embed, vocabulary: SchemaWord
     if scores_out is not None:
         scores_out.extend(float(scores[i]) for i in order)
     return [found[i] for i in order]
+
+
+def _by_number(c: Candidate) -> bool:
+    """Whether the reading ranks by a number (a superlative: "the most populous")."""
+    return c.order is not None and c.order.number
 
 
 __all__ = ["rank", "PATHS"]

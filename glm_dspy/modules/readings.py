@@ -45,6 +45,7 @@ from glm_dspy.graphs.cypher.counted import counted_readings, ordered_counted
 from glm_dspy.graphs.cypher.gaps import gap_readings
 from glm_dspy.graphs.cypher.loops import MAX_LOOP_HOPS, loops_of
 from glm_dspy.graphs.cypher.ranked_candidates import ranked_readings
+from glm_dspy.graphs.cypher.value_index import NUMBER as NUMBER_VALUE
 from glm_dspy.graphs.cypher.value_meets import MAX_MEET_HOPS, value_meet_readings
 from glm_dspy.graphs.cypher.walk import inverse_relations, paths_from
 from glm_dspy.modules.copyable_lock import CopyableLock
@@ -61,6 +62,7 @@ from glm_dspy.modules.reading_rank import rank
 from glm_dspy.modules.relation_words import RelationWords
 from glm_dspy.readings import answer_type
 from glm_dspy.readings.as_written import AsWritten, Restored
+from glm_dspy.readings.question import read
 from glm_dspy.readings.answer_type import Result, SchemaNouns
 from glm_dspy.modules.schema_words import SchemaWords
 from glm_dspy.modules.taught_words import taught_words
@@ -72,7 +74,7 @@ LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "
                     "compared", "persons", "meant", "order", "gate", "voice", "one", "repeated", "forms",
                     "detour", "which", "passive", "asked-end", "referred", "meet-order", "types",
                     "time-said", "absence", "gaps", "exists", "inverse", "unprobed", "roles",
-                    "type-paths", "answer-type", "compute", "confidence", "as-written"})
+                    "type-paths", "answer-type", "compute", "confidence", "as-written", "superlative"})
 
 
 class Readings:
@@ -139,8 +141,19 @@ class Readings:
             targets = [(s, paths[s]) for s in starts if not s.is_named and is_stated(s)] + self._type_starts()
             found += value_meet_readings(schema, self._timed, named, targets, readings_of)
         last, most_of = extreme(question), most(question)
-        if (last is not None or most_of is not None) and "ranked" in self.levers:
-            found += ranked_readings(schema, self._values, found, descending=last, most=most_of)
+        read_as = read(question)
+        by_number = read_as.ranked if "superlative" in self.levers else None
+        # "the biggest city": a number of a city, where the noun it ranks names a type
+        ranked_types = (self.schema_nouns.types.get(by_number.noun or "")
+                        or self.schema_nouns.types.get(read_as.noun or "")) if by_number else None
+        if by_number is not None and (by_number.adjective or self._numbered(by_number.said)):
+            most_of = None  # "the most populous", "the least area": a number's order, not the value most share
+        if by_number is not None and ranked_types and not any(s.is_named for s in starts):
+            # "Which company has the fewest employees?": every node of the type it ranks
+            found += [c for t in sorted(ranked_types) for c in self.every(t, 0)]
+        if (last is not None or most_of is not None or by_number is not None) and "ranked" in self.levers:
+            found += ranked_readings(schema, self._values, found, descending=last, most=most_of, by_number=by_number,
+                                     key_types=ranked_types)
         kind, bound = asked(question), count_bound(question)
         said = {stem(w) for w in question_values(question).words}
         thing = self._thing(question)
@@ -168,6 +181,12 @@ class Readings:
                      or c.returns == schema.node_types[answer_types(c)[0]].text_feature
                      or all(stem(w) in said for w in c.returns.split("_")))
                 and (not things or things & set(answer_types(c)))]
+
+    def _numbered(self, noun: str) -> bool:
+        """Whether the noun names a feature that holds numbers ("area": area_km2)."""
+        features = self.schema_nouns.features.get(noun, frozenset())
+        return any(self._values.kind(t, f) == NUMBER_VALUE for t, node in self.graph.schema.node_types.items()
+                   for f in node.features if f in features)
 
     def _join_paths(self, start: Start, paths: list, yes_no: bool) -> list:
         """The paths by which `start` may join another start: its own of at most JOIN_HOPS hops;

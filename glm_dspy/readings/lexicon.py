@@ -31,11 +31,21 @@ WANTING_VERBS = frozenset({"want", "like", "need", "wish"})  # "I'd like to know
 PRONOUNS = frozenset({"you", "me", "us", "i", "we"})
 IMPERATIVES = frozenset({"name", "list", "give", "tell", "show", "find", "identify", "state", "say"})
 INDEFINITE = frozenset({"a", "an"})
-NUMBER_WORDS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "dozen"})
+CARDINALS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+             "ten": 10, "dozen": 12}
+NUMBER_WORDS = frozenset(CARDINALS)
+# an ordinal before a superlative counts from that end: "the second-largest", "the third most populous"
+ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
+            "tenth": 10}
+MOST, LEAST = "most", "least"  # before an adjective, its superlative: "the most populous"
+TOP = "top"  # "the top three"
+# adjectives of how often: "the most common first name" is the value the most things share, not a number's order
+FREQUENCY_WORDS = frozenset({"common", "frequent", "usual", "typical", "prevalent", "widespread", "popular"})
 DETERMINERS = frozenset({"a", "an", "the", "one", "some", "any", "all", "every", "each", "this", "that", "these",
                          "those", "other", "another"})
 AUXILIARIES = frozenset({"is", "was", "are", "were", "be", "been", "do", "does", "did", "has", "have", "had", "can",
                          "could", "will", "would", "should", "may", "might", "must"})
+POSSESSING = frozenset({"have"})  # "which has X": the thing that has it is asked, not X
 PREPOSITIONS = frozenset({"in", "on", "at", "under", "from", "with", "by", "for", "to", "of", "into", "during",
                           "since", "after", "before", "about", "through", "between"})
 CHOICE = "or"

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from lemminflect import getAllLemmas
 
 import glm_dspy.readings.lexicon as en
-from glm_dspy.readings.words import Word, words_of
+from glm_dspy.readings.words import Word, english_lemmas, words_of
 
 # the kinds of value a question asks for
 PERSON, PLACE, TIME, YEAR, MONTH, DECADE, DATE = "person", "place", "time", "year", "month", "decade", "date"
@@ -34,6 +34,22 @@ _UNIT_KIND = {en.YEAR: YEAR, en.DATE: DATE, en.MONTH: MONTH, en.DECADE: DECADE}
 
 
 @dataclass(frozen=True, slots=True)
+class Ranked:
+    """A superlative by a value the things have ("the most populous city", "the second-largest",
+    "the three biggest", "the least populous"): the largest first where `larger`, the `nth` from
+    that end and the `top` of them from there; `said` is the lemma of the adjective that says the
+    value ("populous", "large"), `noun` that of the noun naming what is ranked, where it says one
+    ("the biggest city": city; "the most employees": employee). Which value it is, is the readings' to say. A superlative of
+    time ("the oldest", "the most recent") is an order in time, not this (question_operators.extreme)."""
+    larger: bool
+    said: str
+    nth: int = 1
+    top: int = 1
+    noun: str | None = None  # the lemma of the noun it ranks ("the biggest city": city), where one follows
+    adjective: bool = True  # said by an adjective ("most populous"), not "most" before a noun ("most employees")
+
+
+@dataclass(frozen=True, slots=True)
 class Question:
     text: str
     words: tuple[Word, ...]
@@ -43,6 +59,7 @@ class Question:
     compare: str | None = None  # EARLIER, LATER, LARGER or SMALLER: which of the two things offered
     offered: tuple[str, str] | None = None  # the two things a question offers ("X or Y"), as written
     main: tuple[int, int] = (0, 0)  # the main question's words, words[main[0]:main[1]]
+    ranked: "Ranked | None" = None  # a superlative of a value: "the most populous", "the three biggest"
 
     @property
     def asks_time(self) -> bool:
@@ -62,7 +79,8 @@ def read(question: str) -> Question:
     compare = _compare(main) if offered is not None else None
     if asked == YES_NO and offered is not None:
         asked = CHOICE
-    return Question(question, words, asked, noun, unit, compare, offered, (start, end))
+    ranked = _ranked(words) if offered is None else None  # of two offered, a comparison (`_compare`)
+    return Question(question, words, asked, noun, unit, compare, offered, (start, end), ranked)
 
 
 def _main_clause(words: tuple[Word, ...]) -> tuple[int, int]:
@@ -150,6 +168,8 @@ def _asked(main: tuple[Word, ...]) -> tuple[str | None, str | None, str | None]:
             return SPAN, None, en.YEAR
         return NUMBER, None, None  # "how big", "how tall"
     if first.text in en.CHOOSING_WH:
+        if rest and rest[0].is_(en.POSSESSING):  # "which has the largest population": the thing that has it
+            return THING, None, None
         if rest and (rest[0].text in en.AUXILIARIES or rest[0].text == "'s"):  # "what is", "what's"
             tail = rest[1:]
             if tail and tail[0].text in en.DETERMINERS:  # "What is the capital of Peru?"
@@ -246,6 +266,47 @@ def _offered(question: str, words: tuple[Word, ...], start: int, end: int) -> tu
     return first, second
 
 
+def _ranked(words: tuple[Word, ...]) -> Ranked | None:
+    """The first superlative of a value: an adjective's superlative form ("largest", "biggest")
+    or "most"/"least" before an adjective or a noun ("most populous", "the most employees"),
+    but one of time or of how often ("the most common"); an ordinal before it counts
+    from that end ("second-largest"), a number the top of them ("the three biggest", "top 5")."""
+    for i, word in enumerate(words):
+        if word.text in (en.MOST, en.LEAST) and i + 1 < len(words) and words[i + 1].text.isalpha() \
+                and not words[i + 1].degree and words[i + 1].text not in en.CLOSED_CLASS:
+            # "most populous"; "the most employees": a number the things have, or (the readings
+            # say which) the value the most of them share
+            adjective = _adjective(words[i + 1]) is not None and _noun_lemma(words[i + 1]) is None
+            said = _adjective(words[i + 1]) if adjective else _noun_lemma(words[i + 1]) or words[i + 1].text
+            larger = word.text == en.MOST
+        elif word.degree == "superlative" and word.text not in (en.MOST, en.LEAST):
+            said, adjective = _adjective(word), True
+            larger = not word.is_(en.SMALLER_WORDS)
+        else:
+            continue
+        if said is None or said in en.EARLIER_WORDS | en.LATER_WORDS | en.FREQUENCY_WORDS:
+            continue  # a time: the first or the last; how often: the value the most share
+        nth, top = 1, 1
+        for before in words[max(0, i - 2):i]:
+            if before.text in en.ORDINALS:
+                nth = en.ORDINALS[before.text]
+            elif before.text in en.CARDINALS:
+                top = en.CARDINALS[before.text]
+            elif before.text.isdigit() and 1 < int(before.text) <= 100:
+                top = int(before.text)
+        after = i + 2 if word.text in (en.MOST, en.LEAST) else i + 1
+        noun = next((lemma for w in words[after - (word.text in (en.MOST, en.LEAST)):after + 2]
+                     if w.text.isalpha() and w.text not in en.CLOSED_CLASS and (lemma := _noun_lemma(w))), None)
+        return Ranked(larger, said, nth, top, noun, adjective)
+    return None
+
+
+def _adjective(word: Word) -> str | None:
+    """The lemma of an adjective's word ("largest": large), None where it is no adjective."""
+    lemmas = english_lemmas(word.text).get("ADJ")
+    return lemmas[0] if lemmas else None
+
+
 def _compare(main: tuple[Word, ...]) -> str | None:
     """Which of two offered things: by an earlier or later time, or a larger or smaller value,
     as a comparative ("older", "larger") or an ordinal ("first") in the main clause says."""
@@ -259,5 +320,5 @@ def _compare(main: tuple[Word, ...]) -> str | None:
     return None
 
 
-__all__ = ["Question", "read", "PERSON", "PLACE", "TIME", "YEAR", "MONTH", "DECADE", "DATE", "AGE", "SPAN", "COUNT",
+__all__ = ["Question", "Ranked", "read", "PERSON", "PLACE", "TIME", "YEAR", "MONTH", "DECADE", "DATE", "AGE", "SPAN", "COUNT",
            "NUMBER", "YES_NO", "CHOICE", "THING", "TIMES", "DURATIONS", "EARLIER", "LATER", "LARGER", "SMALLER"]

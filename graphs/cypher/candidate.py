@@ -120,7 +120,7 @@ class Candidate:
         if self.order is not None:
             # ordered among the paths of the key nodes a count keeps
             kept = self.counted.kept(match, self._counted_key(), end) if self.counted is not None else None
-            return self.order.tree(match, self._key(self.order.key, end), self._projection(end), kept)
+            return self.order.tree(match, self._key(self.order.key, end), self._projection(end), kept, end)
         if self.group is not None:
             return self.group.tree(match, self._key(self.group.key, end), self._grouped()[0])
         if self.counted is not None:

@@ -17,7 +17,7 @@ key, so the answer is stable. Dates are ISO text (`1949-06-25`; an unknown month
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from glm_dspy.graphs.cypher.syntax import (Binary, Case, Cast, FunctionCall, IsNull, Literal, Match, Projection,
                                            Property, Query, Return, SingleQuery, Variable, With)
@@ -44,21 +44,42 @@ class Key:
 
 @dataclass(frozen=True, slots=True)
 class Order:
+    """The end nodes at one end of an order by the key: the first (smallest) or, `descending`,
+    the last (largest). `number`: the key is a number, said as the largest or the smallest, not
+    the first or the last. `nth` counts from that end and `top` keeps that many ("the
+    second-largest": nth 2; "the three biggest": top 3); each end node is ranked by its best
+    key, ties in the order of its returned value."""
     key: Key
     descending: bool
+    number: bool = False
+    nth: int = 1
+    top: int = 1
 
     def words(self) -> str:
-        return f"the {'last' if self.descending else 'first'} by {self.key.words()}"
+        end = ("largest" if self.descending else "smallest") if self.number else ("last" if self.descending else "first")
+        place = f"{_ordinal(self.nth)} " if self.nth > 1 else ""
+        many = f"{self.top} " if self.top > 1 else ""
+        return f"the {place}{many}{end} by {self.key.words()}"
 
-    def tree(self, match: Match, key: Property, returned: Projection, kept: tuple | None = None) -> Query:
+    def tree(self, match: Match, key: Property, returned: Projection, kept: tuple | None = None,
+             end: str | None = None) -> Query:
         """The rows of the path whose key is the smallest (largest) any of its rows has; `kept`:
         (the clauses before, the condition that keeps the path's rows, the variable they carry),
-        as graphs/cypher/counted.py `Counted.kept` gives them: among the rows it keeps."""
+        as graphs/cypher/counted.py `Counted.kept` gives them: among the rows it keeps. Where
+        `nth` or `top` is more than 1, the end nodes (variable `end`) ranked by their best key."""
         before, condition, carried = kept if kept is not None else ((), None, None)
         where = match.where if condition is None else _and(match.where, condition)
         known = _and(where, IsNull(key, negated=True))
+        best_of = FunctionCall("max" if self.descending else "min", (key,))
+        if (self.nth > 1 or self.top > 1) and end is not None and kept is None:
+            (value, _), = returned.items
+            ranked = With(Projection(((Variable(end), end), (best_of, BEST)),
+                                     order=((Variable(BEST), self.descending), (value, False)),
+                                     skip=Literal(self.nth - 1) if self.nth > 1 else None, limit=Literal(self.top)))
+            return Query((SingleQuery((*before, Match(match.patterns, known), ranked,
+                                       Return(replace(returned, distinct=False)))),))
         best = With(Projection(((() if carried is None else ((Variable(carried), carried),))
-                                + ((FunctionCall("max" if self.descending else "min", (key,)), BEST),))))
+                                + ((best_of, BEST),))))
         again = Match(match.patterns, _and(where, Binary("=", key, Variable(BEST))))
         return Query((SingleQuery((*before, Match(match.patterns, known), best, again, Return(returned))),))
 
@@ -98,6 +119,10 @@ class Group:
             month = FunctionCall("substring", (text, Literal(6), Literal(2)))
             return Case(month, tuple((Literal(f"{i:02d}"), Literal(name)) for i, name in enumerate(MONTHS, 1)))
         return key
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _and(left, right):

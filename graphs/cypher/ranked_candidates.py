@@ -15,12 +15,15 @@ MAX_RANKED_HOPS = 2  # longer paths are not ranked: their keys multiply, and a q
 
 
 def ranked_readings(schema, index: ValueIndex, readings: list[Candidate], *, descending: bool | None,
-                    most: bool | None) -> list[Candidate]:
+                    most: bool | None, by_number=None, key_types: frozenset[str] | None = None) -> list[Candidate]:
     """Of each path of `readings` (of at most MAX_RANKED_HOPS hops a side): where `descending` is
     not None, its end's name (and the key itself, where the key is the end's) ordered by each
     key, the last first where `descending`; where `most` is not None, each key's value (a date's
     year, month or decade; a number's value or decade; a category's or another node's name)
-    shared by the most end nodes (the fewest, where `most` is False)."""
+    shared by the most end nodes (the fewest, where `most` is False); where `by_number` (a
+    superlative: glm_dspy/readings/question.py `Ranked`), its end's name ordered by each number
+    on the path that is not a year, the largest first where it says so, its nth and top: of a
+    node of `key_types` where given (the types the noun it ranks names)."""
     paths = dict.fromkeys((c.start, c.hops, c.join, c.excludes_start) for c in readings
                           if c.same is None and c.order is None and c.group is None and c.meets is None
                           and len(c.hops) <= MAX_RANKED_HOPS and (c.join is None or len(c.join[1]) <= MAX_RANKED_HOPS))
@@ -35,6 +38,10 @@ def ranked_readings(schema, index: ValueIndex, readings: list[Candidate], *, des
             if descending is not None and timed:
                 for returns in dict.fromkeys([name, key.feature] if at_end else [name]):
                     found.append(Candidate(start, hops, returns, excludes, join, order=Order(key, descending)))
+            if by_number is not None and kind == NUMBER and not timed \
+                    and (not key_types or key.type_name in key_types):
+                order = Order(key, by_number.larger, number=True, nth=by_number.nth, top=by_number.top)
+                found.append(Candidate(start, hops, name, excludes, join, order=order))
             if most is not None:
                 for part in _parts(index, key, kind, timed, at_end, schema):
                     group = Group(key, part, fewest=not most, date=kind == DATE, before=at_end and key.feature == name)
