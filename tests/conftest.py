@@ -87,6 +87,21 @@ def movies_graph(tmp_path_factory, embedder):
         yield graph
 
 
+@pytest.fixture(scope="session")
+def verbs_world(tmp_path_factory, embedder):
+    """The made-up verb-named graph of glm_dspy/graphs/verb_world.py, seed 0, built with `csv:`:
+    (its graph, its generated nodes and edges)."""
+    from glm_dspy.graph import open_graph
+    from glm_dspy.graphs.build import build_database
+    from glm_dspy.graphs.verb_world import generate, write
+
+    folder = tmp_path_factory.mktemp("verbs")
+    write(folder, seed=0)
+    build_database(f"csv:{folder / 'graph'}", folder / "db", embedder=embedder)
+    with open_graph(folder / "db", embedder=embedder) as graph:
+        yield graph, *generate(0)
+
+
 def pytest_collection_modifyitems(config, items):
     """`GLM_SKIP_SLOW=1` skips tests marked slow (real model, 1M-node graph); `make test` runs them."""
     if os.environ.get("GLM_SKIP_SLOW") != "1":

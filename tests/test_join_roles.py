@@ -171,3 +171,28 @@ def test_a_noun_at_the_end_of_a_copular_question_is_no_verb():
     the start's words before it: a noun phrase, not "Who did X mentor?"."""
     words = object_words("What is the family name of the 1935 physics laureate?")
     assert asked_role(words, frozenset({"1935", "physics"}), "laureate", None) is None
+
+
+@pytest.fixture(scope="module")
+def follows(verbs_world):
+    """The verb world (FOLLOWS: Person -> Person, named by a verb) with one person who follows
+    another that does not follow them back."""
+    from glm_dspy.modules.discriminate import Discriminate
+
+    graph, nodes, edges = verbs_world
+    name = {row["id"]: row["name"] for row in nodes["Person"]}
+    pairs = set(edges["FOLLOWS"])
+    a, b = next((a, b) for a, b in sorted(pairs) if (b, a) not in pairs)
+    followed = sorted(name[t] for s, t in pairs if s == a)
+    return Discriminate(graph, confidence=None), name[a], name[b], followed
+
+
+def test_a_relation_named_by_a_verb_has_its_subject_at_the_source(follows):
+    """"Does X follow Y?" is X -FOLLOWS-> Y, "Who does X follow?" X's FOLLOWS edges: a verb's
+    roles are the noun's turned ("Did X mentor Y?" is Y's mentor X)."""
+    from glm_dspy.runs.steps import StepLog
+
+    program, follower, followed_one, followed = follows
+    assert program.judge(f"Does {follower} follow {followed_one}?", StepLog()).answer == "yes"
+    assert program.judge(f"Does {followed_one} follow {follower}?", StepLog()).answer == "no"
+    assert sorted(program.judge(f"Who does {follower} follow?", StepLog()).answer.split(", ")) == followed

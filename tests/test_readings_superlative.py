@@ -95,3 +95,19 @@ def nobel(nobel_graph):
 ])
 def test_nobel_by_amount(nobel, question, expected):
     assert answer(nobel, question) == expected
+
+
+def test_the_verb_world_by_staff_and_population(verbs_world):
+    """A third graph, made up, relations named by verbs: each company's staff, each city's people."""
+    graph, nodes, edges = verbs_world
+    program = Discriminate(graph, confidence=None)
+    companies = {row["id"]: row for row in nodes["Company"]}
+    fewest = min(companies.values(), key=lambda row: row["employees"])["name"]
+    assert answer(program, "Which company has the fewest employees?") == fewest
+    city = {row["id"]: row for row in nodes["City"]}
+    at = {}
+    for company, c in edges["HEADQUARTERED_IN"]:
+        at.setdefault(c, []).append(companies[company])
+    c, staffed = next((c, rows) for c, rows in sorted(at.items()) if len(rows) >= 3)
+    second = sorted(staffed, key=lambda row: row["employees"], reverse=True)[1]["name"]
+    assert answer(program, f"Which company in {city[c]['name']} has the second most employees?") == second

@@ -11,8 +11,10 @@ them reads the relation's edge one way; the question's grammar says which way:
 - the name the graph stores the relation under the other way (`inverse`: mentor -> student)
   says it with the roles turned: "a student of Y" puts Y at the mentor edge's target.
 
-Relations named by a verb and its preposition (`born_in`, `cited_by`) read "subject <relation>
-object" and are glm_dspy/modules/relation_voice.py's. Where the words say no role, none is
+A relation named by a verb in the active (`FOLLOWS`, `DIRECTED`; glm_dspy/readings/relation_grammar.py)
+has its subject at the source: each role these rules read turns (`_as_named`). Relations named by
+a verb and its preposition (`born_in`, `cited_by`) read "subject <relation> object" and are
+glm_dspy/modules/relation_voice.py's. Where the words say no role, none is
 asked. Only the roles of named things are read: an asked thing's place ("Who did X mentor?")
 moves in a question and is not read here.
 """
@@ -23,6 +25,7 @@ from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS
 from glm_dspy.graphs.cypher.candidate import PREPOSITIONS, Candidate, prepositional
 from glm_dspy.modules.question_facts import word_stem
 from glm_dspy.modules.relation_voice import GAP, said_as_owner
+from glm_dspy.readings.relation_grammar import VERB, grammar
 
 ARTICLES = frozenset({"the", "a", "an"})
 NOUN_BEFORE = frozenset({"the", "a", "an", "s", "his", "her", "their", "its", "my", "your", "our"})  # "the mentor"
@@ -140,18 +143,31 @@ def roles_against(c: Candidate, words: list[str] | None, passive: dict[str, froz
         return False
     if c.join is None:  # one start: its role against the thing asked
         first = c.hops[0]
-        wanted = asked_role(words, c.start.bound, first.relation, (inverse or {}).get(first.relation), meant)
+        wanted = _as_named(first.relation, asked_role(words, c.start.bound, first.relation,
+                                                      (inverse or {}).get(first.relation), meant))
         return wanted is not None and wanted != first.outgoing
     paths = ((c.start, c.hops, c.join[0]), (c.join[0], c.join[1], c.start))
     for start, hops, other in paths:
         if not hops or prepositional(hops[0].relation):
             continue
         relation = hops[0].relation
-        wanted = source_role(words, start.bound, other.bound, relation, passive or {}, (inverse or {}).get(relation),
-                             meant)
+        wanted = _as_named(relation, source_role(words, start.bound, other.bound, relation, passive or {},
+                                                 (inverse or {}).get(relation), meant))
         if wanted is not None and wanted != hops[0].outgoing:
             return True
     return False
+
+
+def _as_named(relation: str, role: bool | None) -> bool | None:
+    """The role a noun's rules read (`source_role`, `asked_role`), for the relation as its name
+    is said (glm_dspy/readings/relation_grammar.py): a relation named by a verb in the active
+    ("FOLLOWS", "DIRECTED") has its subject at the source, where a noun's ("X mentored Y": Y's
+    mentor X) has it at the target, so each role turns ("Who does X follow?": X follows them;
+    "Was Y directed by X?": X directed Y)."""
+    said = grammar(relation)
+    if role is None or said.kind != VERB or said.passive:
+        return role
+    return not role
 
 
 __all__ = ["said_as_verb", "source_role", "fronted", "asked_role", "roles_against"]
