@@ -117,11 +117,12 @@ class GenerateCypher(dspy.Signature):
 class ChooseReading(dspy.Signature):
     """Which reading of the question is the one it asks? Each numbered reading is a path through
     the knowledge graph from an entity the question names, then what is read at its end. Answer
-    with the number of the reading that asks exactly what the question asks."""
+    with the number of the reading that asks exactly what the question asks, or 0 where none does."""
 
     question: str = dspy.InputField()
     readings: str = dspy.InputField(desc="numbered readings, one a line")
-    choice: str = dspy.OutputField(desc="the number of the right reading, e.g. 2")
+    # no example number: "e.g. 2" drew 16 of 22 picks to reading 2 (docs/benchmarks.md)
+    choice: str = dspy.OutputField(desc="the number of the right reading, or 0")
 
 
 class AnswerFromRows(dspy.Signature):
