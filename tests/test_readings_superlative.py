@@ -111,3 +111,19 @@ def test_the_verb_world_by_staff_and_population(verbs_world):
     c, staffed = next((c, rows) for c, rows in sorted(at.items()) if len(rows) >= 3)
     second = sorted(staffed, key=lambda row: row["employees"], reverse=True)[1]["name"]
     assert answer(program, f"Which company in {city[c]['name']} has the second most employees?") == second
+
+
+def test_an_nth_or_a_top_is_not_kept_among_the_rows_a_count_keeps():
+    """A count's kept rows take only an order's first or last (graphs/cypher/ranked.py `Order.tree`):
+    an nth or a top of them is no reading, rather than one that reads the first and says the nth."""
+    from dataclasses import replace
+
+    from glm_dspy.graphs.cypher.candidate import Candidate, Hop, Start
+    from glm_dspy.graphs.cypher.counted import Counted, ordered_counted
+    from glm_dspy.graphs.cypher.ranked import Key, Order
+
+    start, hops = Start("prize", (), "prize"), (Hop("laureate", True, "laureate"),)
+    counted = Candidate(start, hops, "name", counted=Counted(0, "prize", None, "=", 1))
+    first = Candidate(start, hops, "name", order=Order(Key("a", 0, "prize", "amount"), True, number=True))
+    assert len(ordered_counted([counted, first])) == 1
+    assert ordered_counted([counted, replace(first, order=replace(first.order, nth=2))]) == []

@@ -115,6 +115,7 @@ def ordered_counted(readings) -> list:
             counts.setdefault((c.start, c.hops), []).append(c.counted)
     return [Candidate(c.start, c.hops, c.returns, c.excludes_start, order=c.order, counted=counted)
             for c in readings if c.order is not None and c.join is None and c.counted is None
+            and c.order.nth == c.order.top == 1  # an nth or a top ranks end nodes, not the rows a count keeps
             for counted in counts.get((c.start, c.hops), ())]
 
 
