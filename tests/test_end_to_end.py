@@ -105,3 +105,19 @@ def test_each_seed_arm_answers_a_question_on_the_real_model(default_lm, nobel_gr
         assert 1 <= prediction.rounds <= 3 and [s["agent"] for s in prediction.steps].count("plan") == prediction.rounds
     elif arm == "fasttog":
         assert 1 <= prediction.depth <= program.depth and prediction.num_calls <= 2 * program.depth
+
+
+def test_the_models_pick_among_the_readings_comes_with_its_probability(default_lm, nobel_graph):
+    """On the real engine the pick's reply is one of the readings' numbers and the model's
+    probability of it is read from the sampled token's logprobs, over the numbers the grammar
+    allows (glm_dspy/modules/confident_choice.py): a probability, not a guess. Whether the pick is
+    right is measured by `python -m glm_dspy.bench.readings --model` (docs/benchmarks.md)."""
+    from glm_dspy.modules.discriminate import Discriminate
+    from glm_dspy.runs.steps import StepLog
+
+    program = Discriminate(nobel_graph)
+    question = "In which city was Marie Curie born?"
+    shown = program.shown(question)
+    picked, probability = program._pick(question, shown, StepLog())
+    assert picked is not None and 0 <= picked <= len(shown)
+    assert probability is not None and 0.0 < probability <= 1.0

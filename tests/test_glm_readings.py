@@ -4,6 +4,8 @@ worth is measured by `glm-dspy eval` (docs/benchmarks.md)."""
 
 from __future__ import annotations
 
+import math
+
 import dspy
 import pytest
 from dspy.utils import DummyLM
@@ -128,6 +130,52 @@ def test_a_reading_that_is_not_sure_is_first_chosen_among_the_readings_by_the_mo
     none = run(program, [{"choice": "0"}] + [paris] * 8)
     assert none.answer == "Paris" and "act" in agents(none) and none.kind == "deterministic"
     assert any("chose none of the readings" in (step.get("output") or "") for step in none.steps)
+
+
+def test_a_pick_the_model_is_not_sure_of_says_not_sure_with_the_pick_beside_it(nobel_graph, monkeypatch):
+    """A pick below the model's fitted threshold (glm_dspy/readings/pick_confidence.py) is not
+    given as a fact: "not sure", the pick as the guess, no agents. At or above it, it answers.
+    Control flow: the pick's probability scripted (the engine's is tested in test_end_to_end)."""
+    import glm_dspy.modules.discriminate as discriminate
+    from glm_dspy.readings.confidence import FEATURES, Confidence
+
+    class Scripted(dspy.Module):
+        def __init__(self, probability):
+            super().__init__()
+            self.probability = probability
+
+        def forward(self, *, options, config=None, **inputs):
+            assert options == [str(i) for i in range(len(options))]
+            return dspy.Prediction(choice="1", probability=self.probability)
+
+    program = reading_first(GLM(nobel_graph, compiled=None, act="python", kind="deterministic", samples=0,
+                                max_steps=1))
+    program.readings.confidence = Confidence(dict.fromkeys(FEATURES, 0.0), 0.0, threshold=0.99)  # p = 0.5
+    monkeypatch.setattr(discriminate, "pick_threshold", lambda model: 0.6)
+    program.readings.choose = Scripted(0.3)
+    unsure = run(program, [])
+    assert unsure.answer == "" and unsure.error_category == "not sure" and unsure.guess == "Warsaw"
+    assert "act" not in agents(unsure) and unsure.kind == "chosen"
+    assert any("not sure: the model picked" in (step.get("output") or "") for step in unsure.steps)
+    program.readings.choose = Scripted(0.8)
+    sure = run(program, [])
+    assert sure.answer == "Warsaw" and sure.error_category is None
+    assert any("below its threshold" not in (step.get("output") or "") and "0.80" in (step.get("output") or "")
+               for step in sure.steps)
+
+
+def test_the_probability_of_a_choice_is_among_the_options_only():
+    from types import SimpleNamespace as T
+
+    from glm_dspy.modules.confident_choice import choice_probability
+
+    header = T(token="[[", logprob=0.0, top_logprobs=[])
+    digit = T(token="2", logprob=math.log(0.5), top_logprobs=[
+        T(token="2", logprob=math.log(0.5)), T(token="1", logprob=math.log(0.25)), T(token="$", logprob=math.log(0.2))])
+    # "$" is not an option (a server scores before the grammar's mask): 0.5 / (0.5 + 0.25)
+    assert choice_probability([header, digit], "2", ["0", "1", "2"]) == pytest.approx(2 / 3)
+    assert choice_probability([header, digit], "1", ["0", "1", "2"]) is None  # no token of the reply is "1"
+    assert choice_probability([header, T(token="2", logprob=-0.1, top_logprobs=None)], "2", ["0", "2"]) == 1.0
 
 
 def test_an_unknown_unsure_option_is_refused(nobel_graph):

@@ -369,6 +369,56 @@ def test_async_calls_carry_usage_and_query_id(lm):
     assert response.usage.cache_read_tokens > 0 and lm.engine.calls[-1].query_id == "q-async"
 
 
+DIGITS_GRAMMAR = 'root ::= "1" | "2" | "3"'
+
+
+def digit_logprobs(lm, **config):
+    """A reply that can only be 1, 2 or 3, with the sampled token's logprobs and its 5 best others."""
+    from glm_dspy.lm.structured import GRAMMAR_KEY
+
+    return lm(request_for(lm, chat(), max_tokens=4, logprobs=5,
+                          extensions={"metadata": {GRAMMAR_KEY: DIGITS_GRAMMAR}}, **config))
+
+
+def assert_a_choice_among_the_grammars_tokens(response):
+    """The sampled token's logprob and its alternatives are over what the grammar allowed: vLLM
+    scores after the mask, so they are a distribution over "1", "2", "3" (the pick's confidence
+    in glm_dspy/modules/discriminate.py reads them so)."""
+    import math
+
+    assert response.text in ("1", "2", "3"), response.text
+    first = response.logprobs[0]
+    assert first.token == response.text
+    tops = {top.token: top.logprob for top in first.top}
+    assert set(tops) <= {"1", "2", "3"} and response.text in tops, tops
+    assert math.isclose(sum(math.exp(lp) for lp in tops.values()), 1.0, abs_tol=1e-3), tops
+    assert math.isclose(tops[response.text], first.logprob, abs_tol=1e-4)
+
+
+def test_sampled_tokens_logprobs_are_over_the_tokens_a_grammar_allows(lm):
+    assert_a_choice_among_the_grammars_tokens(digit_logprobs(lm))
+    assert lm.engine.transport.last_params.logprobs == 5
+    assert lm(request_for(lm, chat(), max_tokens=4)).logprobs is None  # not asked: none
+
+
+def test_logprobs_reach_a_dspy_prediction(lm):
+    from glm_dspy.lm.structured import with_grammar
+
+    choose = dspy.Predict(dspy.Signature("question -> choice"), max_tokens=32)
+    grammar = 'root ::= "[[ ## choice ## ]]\\n" ("1" | "2" | "3") "\\n\\n[[ ## completed ## ]]"'
+    with dspy.context(lm=lm, adapter=GLMAdapter()):
+        prediction = choose(question="Which one?", config={**with_grammar(None, grammar), "logprobs": True,
+                                                           "top_logprobs": 5})
+    assert prediction.choice in ("1", "2", "3")
+    tokens = prediction.logprobs.content
+    assert prediction.choice in [token.token for token in tokens]
+
+
+def test_too_many_alternatives_are_refused(lm):
+    with pytest.raises(Exception, match="0..20 alternatives"):
+        lm(request_for(lm, chat(), logprobs=21))
+
+
 def test_unsupported_request_features_are_refused(lm):
     with pytest.raises(LMUnsupportedFeatureError, match="response_format"):
         lm(request_for(lm, chat(), response_format={"type": "json_object"}))
@@ -447,6 +497,14 @@ def test_http_constrained_request_reaches_the_servers_structured_outputs(http_lm
                                extensions={"metadata": {GRAMMAR_KEY: names_only_grammar()}})).text
     assert text.startswith(("[[ ## code ## ]]\nprint(", "[[ ## code ## ]] print(")), text
     assert text.endswith("[[ ## completed ## ]]"), text
+
+
+def test_http_sampled_tokens_logprobs_reach_the_response(http_lm):
+    # vllm 0.32's OpenAI server scores tokens before the grammar's mask (its alternatives include
+    # tokens the grammar forbids): a reader of them renormalizes over the allowed ones
+    response = digit_logprobs(http_lm)
+    assert response.text in ("1", "2", "3") and response.logprobs[0].token == response.text
+    assert response.logprobs[0].logprob <= 0 and response.text in {top.token for top in response.logprobs[0].top}
 
 
 def test_http_stream_yields_the_text_of_complete(http_lm):

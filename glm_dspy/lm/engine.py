@@ -3,8 +3,9 @@
 Implements the engine protocol of dspy 3.4.1 (`dspy/clients/engines/base.py`): `complete`,
 `stream`, `close`, one attempt per call; DSPy owns its response cache, retries and history.
 What a request may ask: text messages (system/user/assistant), max_tokens, temperature, top_p,
-top_k, seed, stop, frequency/presence penalties, and a grammar for the reply
-(glm_dspy/lm/structured.py). Anything else (tools, response_format, logprobs, provider
+top_k, seed, stop, frequency/presence penalties, the sampled tokens' logprobs (`logprobs`: each
+token's and its n most likely alternatives', n <= 20: transport.py `Chunk`), and a
+grammar for the reply (glm_dspy/lm/structured.py). Anything else (tools, response_format, provider
 prompt-cache configs, other extensions) is refused with `lm15.UnsupportedFeatureError`, which
 DSPy raises as `LMUnsupportedFeatureError`.
 
@@ -33,10 +34,10 @@ from glm_dspy.lm.observe import report_call
 from glm_dspy.lm.query import current_decoding_listener, current_query_id, listen_for_finished_queries
 from glm_dspy.lm.render import PromptRenderer, RenderedPrompt
 from glm_dspy.lm.structured import grammar_of
-from glm_dspy.lm.transport import Chunk, GenerationParams, Transport
+from glm_dspy.lm.transport import MAX_LOGPROBS, Chunk, GenerationParams, Transport
 
 _FINISH_REASONS = {"stop": "stop", "length": "length", "abort": "error"}
-_REFUSED_CONFIG = ("tool_choice", "response_format", "reasoning", "cache", "logprobs", "probabilities",
+_REFUSED_CONFIG = ("tool_choice", "response_format", "reasoning", "cache", "probabilities",
                    "service_tier", "user_id", "store")  # extensions: only a grammar (lm/structured.py)
 
 
@@ -71,7 +72,7 @@ class VllmEngine:
     supports_reasoning = False
     supports_response_schema = False
     supported_params = frozenset({"max_tokens", "temperature", "top_p", "top_k", "seed", "stop",
-                                  "frequency_penalty", "presence_penalty"})
+                                  "frequency_penalty", "presence_penalty", "logprobs", "top_logprobs"})
 
     def __init__(self, transport: Transport, renderer: PromptRenderer, *, model: str,
                  default_max_tokens: int = 1024, num_logged_calls: int = 10_000, timeout_s: float | None = None) -> None:
@@ -124,9 +125,11 @@ class VllmEngine:
         elapsed = time.perf_counter() - started
         record = self._record(prompt, params, query_id, chunks[-1], started_at, first_token_s or elapsed, elapsed,
                               streamed=listener is not None)
+        logprobs = tuple(token for chunk in chunks for token in chunk.logprobs)
         return lm15.Response(id=None, model=self.model, message=lm15.Message.assistant([lm15.TextPart(text)]),
                              finish_reason=_FINISH_REASONS.get(record.finish_reason, "stop"),
-                             usage=_usage(chunks[-1]), provider_data={"glm": _as_json(record)})
+                             usage=_usage(chunks[-1]), provider_data={"glm": _as_json(record)},
+                             logprobs=logprobs if params.logprobs is not None else None)
 
     def stream(self, request: lm15.Request) -> Iterator:
         """Canonical events: one start, a text delta per engine step, one end with usage."""
@@ -145,7 +148,7 @@ class VllmEngine:
                     return
                 if chunk.text:
                     first_token_s = first_token_s or time.perf_counter() - started
-                    yield lm15.StreamDeltaEvent(lm15.TextDelta(chunk.text))
+                    yield lm15.StreamDeltaEvent(lm15.TextDelta(chunk.text, logprobs=chunk.logprobs))
                 if chunk.finish_reason is not None:
                     elapsed = time.perf_counter() - started
                     record = self._record(prompt, params, query_id, chunk, started_at, first_token_s or elapsed,
@@ -314,12 +317,15 @@ def _generation_params(config: lm15.Config, default_max_tokens: int) -> Generati
                                                feature=f"config.{name}")
     if config.top_p == 0:
         raise lm15.InvalidRequestError("top_p=0 selects no token in vLLM; use temperature=0 for greedy decoding")
+    if config.logprobs is not None and not 0 <= config.logprobs <= MAX_LOGPROBS:
+        raise lm15.InvalidRequestError(f"logprobs={config.logprobs}: the GLM vLLM engine gives each token's logprob "
+                                       f"and 0..{MAX_LOGPROBS} alternatives (top_logprobs)")
     return GenerationParams(
         max_tokens=config.max_tokens or default_max_tokens,
         temperature=0.0 if config.temperature is None else config.temperature,
         top_p=1.0 if config.top_p is None else config.top_p, top_k=config.top_k or 0, seed=config.seed,
         stop=tuple(config.stop), frequency_penalty=config.frequency_penalty or 0.0,
-        presence_penalty=config.presence_penalty or 0.0, grammar=grammar_of(config))
+        presence_penalty=config.presence_penalty or 0.0, grammar=grammar_of(config), logprobs=config.logprobs)
 
 
 def _usage(last: Chunk) -> lm15.Usage:

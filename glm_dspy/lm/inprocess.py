@@ -32,6 +32,7 @@ from pathlib import Path
 
 from dspy import lm15
 
+from glm_dspy.lm.token_logprobs import from_vllm
 from glm_dspy.lm.transport import Chunk, EngineLostError, GenerationParams
 
 logger = logging.getLogger(__name__)
@@ -204,12 +205,13 @@ class InprocessTransport:
         outbox, num_output = entry
         completion = output.outputs[0]
         num_output[0] += len(completion.token_ids)
+        logprobs = from_vllm(completion.token_ids, completion.logprobs)  # this output's tokens (a delta, or all)
         if not output.finished:
-            outbox.put(Chunk(completion.text))
+            outbox.put(Chunk(completion.text, logprobs=logprobs))
             return
         outboxes.pop(output.request_id)
         outbox.put(Chunk(completion.text, completion.finish_reason or "stop", len(output.prompt_token_ids or ()),
-                         output.num_cached_tokens or 0, num_output[0]))
+                         output.num_cached_tokens or 0, num_output[0], logprobs=logprobs))
 
     @staticmethod
     def _fail_all(outboxes, make_error) -> None:
@@ -227,7 +229,7 @@ class InprocessTransport:
         return SamplingParams(
             max_tokens=params.max_tokens, temperature=params.temperature, top_p=params.top_p, top_k=params.top_k,
             seed=params.seed, stop=list(params.stop) or None, frequency_penalty=params.frequency_penalty,
-            presence_penalty=params.presence_penalty, extra_args=dict(extra_args) or None,
+            presence_penalty=params.presence_penalty, extra_args=dict(extra_args) or None, logprobs=params.logprobs,
             output_kind=RequestOutputKind.DELTA if stream else RequestOutputKind.FINAL_ONLY,
             structured_outputs=None if params.grammar is None else StructuredOutputsParams(grammar=params.grammar))
 

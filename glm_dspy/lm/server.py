@@ -30,6 +30,7 @@ from contextlib import contextmanager
 import httpx
 from dspy import lm15
 
+from glm_dspy.lm.token_logprobs import from_completions
 from glm_dspy.lm.transport import Chunk, EngineLostError, GenerationParams
 
 logger = logging.getLogger(__name__)
@@ -70,6 +71,8 @@ class ServerTransport:
                 "presence_penalty": params.presence_penalty, "vllm_xargs": dict(extra_args), "stream": stream}
         if params.grammar is not None:
             body["structured_outputs"] = {"grammar": params.grammar}
+        if params.logprobs is not None:
+            body["logprobs"] = params.logprobs
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
         if stream:
             body["stream_options"] = {"include_usage": True}
@@ -77,7 +80,8 @@ class ServerTransport:
             return
         data = self._completion(body, deadline)
         choice = data["choices"][0]
-        yield self._final(choice["text"], choice.get("finish_reason"), data.get("usage"))
+        yield self._final(choice["text"], choice.get("finish_reason"), data.get("usage"),
+                          from_completions(choice.get("logprobs")))
 
     def close(self) -> None:
         self._client.close()
@@ -125,17 +129,18 @@ class ServerTransport:
                     for choice in event.get("choices") or ():
                         finish_reason = choice.get("finish_reason") or finish_reason
                         if choice.get("text"):
-                            yield Chunk(choice["text"])
+                            yield Chunk(choice["text"], logprobs=from_completions(choice.get("logprobs")))
         yield self._final("", finish_reason, usage)
 
-    def _final(self, text: str, finish_reason: str | None, usage: dict | None) -> Chunk:
+    def _final(self, text: str, finish_reason: str | None, usage: dict | None, logprobs=()) -> Chunk:
         usage = usage or {}
         cached = (usage.get("prompt_tokens_details") or {}).get("cached_tokens")
         if cached is None and not self._warned_no_cached:
             self._warned_no_cached = True
             logger.warning("the vLLM server at %s reports no cached tokens; start it with "
                            "--enable-prompt-tokens-details", self.base_url)
-        return Chunk(text, finish_reason or "stop", usage.get("prompt_tokens"), cached, usage.get("completion_tokens"))
+        return Chunk(text, finish_reason or "stop", usage.get("prompt_tokens"), cached, usage.get("completion_tokens"),
+                     logprobs=logprobs)
 
     def _timeout_by(self, deadline: float, what: str) -> httpx.Timeout:
         """The client's timeouts, none longer than the time left before `deadline`."""

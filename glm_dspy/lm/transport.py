@@ -14,6 +14,8 @@ from typing import Protocol
 
 from dspy import lm15
 
+MAX_LOGPROBS = 20  # alternatives a call may ask for at each token (vLLM's default max_logprobs)
+
 
 def cause_of(error: BaseException | None, kind: type[BaseException] | tuple[type[BaseException], ...]):
     """The first exception of `kind` along `error`'s causes (itself, then what it was raised
@@ -58,25 +60,32 @@ class GenerationParams:
     frequency_penalty: float = 0.0
     presence_penalty: float = 0.0
     grammar: str | None = None  # xgrammar EBNF the reply must match (vLLM structured outputs); None: free
+    logprobs: int | None = None  # None: none; n >= 0: each sampled token's logprob and its n most likely others
 
     def __post_init__(self) -> None:
         assert isinstance(self.max_tokens, int) and self.max_tokens > 0, self.max_tokens
         assert 0.0 <= self.temperature <= 2.0, self.temperature
         assert 0.0 < self.top_p <= 1.0, self.top_p
         assert all(isinstance(s, str) and s for s in self.stop), self.stop
+        assert self.logprobs is None or (isinstance(self.logprobs, int) and 0 <= self.logprobs <= MAX_LOGPROBS), \
+            self.logprobs
 
 
 @dataclass(frozen=True, slots=True)
 class Chunk:
     """One piece of output. Only the last chunk of a generation has `finish_reason` (vLLM's words:
     "stop", "length", "abort") and the counts; `num_cached_tokens` counts prompt tokens served from
-    vLLM's prefix cache (whole KV blocks only)."""
+    vLLM's prefix cache (whole KV blocks only). `logprobs`, where the call asked for them, holds one
+    `lm15.TokenLogprob` for each token of `text` (the in-process engine scores them after a grammar's
+    mask, so its alternatives are tokens the grammar allowed; vllm 0.32's server scores them before
+    it: a reader renormalizes over the tokens it allows)."""
 
     text: str
     finish_reason: str | None = None
     num_prompt_tokens: int | None = None
     num_cached_tokens: int | None = None
     num_output_tokens: int | None = None
+    logprobs: tuple[lm15.TokenLogprob, ...] = ()
 
 
 class Transport(Protocol):

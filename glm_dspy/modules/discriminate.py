@@ -40,6 +40,7 @@ from glm_dspy.grammar.reply import reply_grammar
 from glm_dspy.grammar.ebnf import choice
 from glm_dspy.lm.structured import with_grammar
 from glm_dspy.modules.calls import call_agent
+from glm_dspy.modules.confident_choice import ConfidentChoice
 from glm_dspy.modules.question_facts import YES_NO, alternatives, asked, asks_one
 from glm_dspy.modules.question_operators import arithmetic, count_bound, extreme, most
 from glm_dspy.modules.question_existential import PERSON, existential
@@ -50,6 +51,7 @@ from glm_dspy.readings.answer_type import COUNT as COUNT_KIND
 from glm_dspy.readings.answer_type import DATE, NUMBER, YEAR, fits, project, unknown_noun
 from glm_dspy.readings.compute import Program
 from glm_dspy.readings.confidence import Confidence, features
+from glm_dspy.readings.pick_confidence import pick_threshold
 from glm_dspy.readings.question import LARGER, SMALLER, read
 from glm_dspy.signatures import ChooseReading
 from glm_dspy.runs.steps import NOT_SURE, RETRIEVAL_ERROR, Step, StepLog, listening
@@ -126,7 +128,7 @@ class Discriminate(dspy.Module):
         self.found = Readings(graph, max_hops=max_hops, relation_words=relation_words, levers=levers)
         self.levers = self.found.levers
         self.graph, self.fallback, self.k, self.chooser = graph, fallback, k, chooser
-        self.choose = dspy.Predict(ChooseReading, max_tokens=24)
+        self.choose = ConfidentChoice(ChooseReading, "choice", max_tokens=24)
         # how sure the best reading is (glm_dspy/readings/confidence.py); lever "confidence" off: always sure
         self.confidence = (Confidence.load() if confidence == "default" else confidence) \
             if "confidence" in self.levers else None
@@ -233,7 +235,7 @@ class Discriminate(dspy.Module):
             return None
         picked = 1
         if self.chooser == MODEL:
-            picked = self._pick(question, shown, log)
+            picked, _ = self._pick(question, shown, log)
             if picked is None:
                 picked = 1  # no number: the nearest reading
         else:
@@ -261,31 +263,40 @@ class Discriminate(dspy.Module):
         asks among those shown, best first, or none of them (one ChooseReading call, decoded under
         a grammar of their numbers: it can answer nothing else). The class of questions served:
         those the readings hold but do not rank right with confidence, a relation said in other
-        words or a reading that ties with another. The pick answers (an LLM call made it: it is
-        not a no-call answer); none, a reply with no number, or a pick that leaves out what the
-        question asks (`unrealized`) go on to the agents (None)."""
+        words or a reading that ties with another. The pick comes with the model's probability of
+        it (glm_dspy/modules/confident_choice.py); it is sure at or above the threshold fitted for
+        the model (glm_dspy/readings/pick_confidence.py; none fitted: every pick is sure). None,
+        and so the agents, where the model picks none, its reply names no number, or the pick
+        leaves out what the question asks (`unrealized`)."""
         if not judged.shown:
             return None
-        picked = self._pick(question, list(judged.shown), log)
+        picked, probability = self._pick(question, list(judged.shown), log)
         if not picked:
             log.add(Step("graph", output="the model chose none of the readings: the agents decide"))
             return None
         reading, values, text = judged.shown[picked - 1]
         if self._unrealized(question, reading, text, log):
             return None
+        threshold = pick_threshold(getattr(dspy.settings.lm, "model", None))
+        sure = probability is None or threshold is None or probability >= threshold
+        said = "" if probability is None else f" at a probability of {probability:.2f}" + (
+            "" if threshold is None else f" ({'at or above' if sure else 'below'} its threshold {threshold:.2f})")
         log.add(Step("graph", code=text, output=f"the model chose reading {picked} ({reading.words()}) of "
-                                                f"{len(judged.shown)}:\n" + "\n".join(values[:MAX_VALUES])))
-        return Judgement(", ".join(values[:MAX_VALUES]), text, None, True, {}, reading.words())
+                                                f"{len(judged.shown)}{said}:\n" + "\n".join(values[:MAX_VALUES])))
+        return Judgement(", ".join(values[:MAX_VALUES]), text, probability, sure, {}, reading.words())
 
-    def _pick(self, question: str, shown: list, log: StepLog) -> int | None:
-        """The model's pick among the shown readings: 1..len(shown), 0 for none, None where its
-        call failed or named no number."""
+    def _pick(self, question: str, shown: list, log: StepLog) -> tuple[int | None, float | None]:
+        """The model's pick among the shown readings, 1..len(shown), 0 for none, None where its
+        call failed or named no number; and the model's probability of it (None: not known)."""
         numbered = _numbered(shown)
         prediction, step = call_agent("choose", self.choose, question=question, readings=numbered,
+                                      options=[str(i) for i in range(len(shown) + 1)],
                                       config=with_grammar(None, _choice_grammar(len(shown))))
         step.output = numbered + (f"\n-> {prediction.choice}" if prediction is not None else "")
         log.add(step)
-        return None if prediction is None else _number(prediction.choice, len(shown))
+        if prediction is None:
+            return None, None
+        return _number(prediction.choice, len(shown)), prediction.get("probability")
 
     def _unrealized(self, question: str, reading: Candidate, text: str, log: StepLog) -> bool:
         """Whether the reading leaves out what the question asks of its answer (lever "gate":
@@ -389,8 +400,9 @@ class Discriminate(dspy.Module):
 @dataclass(frozen=True, slots=True)
 class Judgement:
     """The best reading's answer (`answer`, read by the query `cypher`), the probability that it
-    is right (None: no model, or a yes/no or computed answer) and whether that is sure enough to
-    give it with no LLM call; `features` what the probability was computed from."""
+    is right (None: no model, or a yes/no or computed answer; of the model's pick, the model's
+    probability of it) and whether that is sure enough to give it (with no LLM call, or as the
+    pick); `features` what the readings' probability was computed from."""
     answer: str
     cypher: str
     probability: float | None

@@ -112,8 +112,10 @@ class GLM(dspy.Module):
             for where retrieval costs as much as decoding; on a 2-core CPU it cost 9-18% p50
             latency (bench.pipeline, docs/benchmarks.md).
         unsure: where the best reading is not sure, CHOOSE: the model first picks among the
-            readings shown, or none (one constrained call, `Discriminate.choose_among`), and Algorithm 1
-            answers where it picks none; AGENTS: Algorithm 1 at once."""
+            readings shown, or none (one constrained call, `Discriminate.choose_among`): a pick below
+            the model's fitted threshold (glm_dspy/readings/pick_confidence.py) answers "not sure"
+            with the pick beside it, and Algorithm 1 answers where it picks none; AGENTS: Algorithm 1
+            at once."""
         super().__init__()
         if unsure not in (CHOOSE, AGENTS):
             raise ValueError(f"unsure must be {CHOOSE!r} or {AGENTS!r}, got {unsure!r}")
@@ -227,7 +229,12 @@ class GLM(dspy.Module):
                 if judged is not None and judged.sure:
                     answer, category = judged.answer, None
                 elif (chosen := self._choose(question, judged, log)) is not None:
-                    answer, category, kind = chosen.answer, None, CHOSEN
+                    if chosen.sure:
+                        answer, category, kind = chosen.answer, None, CHOSEN
+                    else:  # the model's pick, not sure of it either: said so, with the pick, never as a fact
+                        answer, category, kind, guess = None, NOT_SURE, CHOSEN, chosen.answer
+                        log.add(Step("graph", output=f"not sure: the model picked {chosen.words}, which says "
+                                                     f"{guess}, at a probability of {chosen.probability:.2f}"))
                 else:  # no reading, or the best one is not sure (glm_dspy/readings/confidence.py): the agents decide
                     answer, category, kind = self._attempt(question, notebook, log, guidance)
                     if judged is not None:

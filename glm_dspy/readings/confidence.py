@@ -97,14 +97,25 @@ def fit(rows: list[tuple[dict[str, float], bool]], *, l2: float = 1.0, target: f
     weights = w[1:] / std
     bias = float(w[0] - (weights * mean).sum())
     model = Confidence(dict(zip(FEATURES, map(float, weights))), bias, 1.0)
-    probabilities = np.array([model.probability(found) for found, _ in rows])
-    threshold, report = 1.0, {"answered": 0.0, "precision": None}
+    threshold, report = lowest_threshold([model.probability(found) for found, _ in rows], [r for _, r in rows],
+                                         target)
+    return Confidence(model.weights, bias, threshold), report
+
+
+def lowest_threshold(probabilities: list[float], rights: list[bool], target: float) -> tuple[float, dict]:
+    """The lowest probability at which the answers at or above it are right at `target`, and what
+    it gives: the share answered and their precision. None reach it: a threshold above every
+    probability (1.0 + a little: nothing is given), answered 0."""
+    import numpy as np
+
+    probabilities, y = np.array(probabilities, dtype=float), np.array(rights, dtype=float)
+    threshold, report = float(np.nextafter(1.0, 2.0)), {"answered": 0.0, "precision": None}
     for candidate in sorted(set(probabilities.tolist()), reverse=True):
         kept = probabilities >= candidate
         precision = float(y[kept].mean())
         if precision >= target:
             threshold, report = float(candidate), {"answered": float(kept.mean()), "precision": precision}
-    return Confidence(model.weights, bias, threshold), report
+    return threshold, report
 
 
-__all__ = ["FEATURES", "features", "Confidence", "fit", "DEFAULT_FILE"]
+__all__ = ["FEATURES", "features", "Confidence", "fit", "lowest_threshold", "DEFAULT_FILE"]
