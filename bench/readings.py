@@ -10,7 +10,9 @@ For each question, `Discriminate.shown` (glm_dspy/modules/discriminate.py) gives
 fitting readings that read rows. Reported per question kind (the file's `kind`, or the tier):
   oracle@k  some reading shown reads exactly the gold answer (the ceiling of any chooser)
   nearest   the best fitting one does, or a yes/no question's join (GLM's readings: no LLM call)
-  model     the model's pick by number does (`Discriminate(chooser="model")`: one call; only with --model)
+  model     the readings' sure answer, else the model's pick among those shown does, as GLM
+            (`Discriminate.choose_among`, GLM's adapter: one call; only with --model; each record
+            gets the pick's probability, the records `python -m optimize.calibrate_pick` fits on)
   none      no reading answers (GLM then runs Algorithm 1)
 `--register` asks each question lower-cased or with one typo (bench/registers.py).
 `--off LEVER` measures with one of Discriminate's levers off (ranked, likened, stated, yes/no, meets,
@@ -92,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     from glm_dspy.graph import open_graph
     from glm_dspy.evaluation.metrics import exact_match
     from glm_dspy.modules.discriminate import Discriminate
+    from glm_dspy.prompts.adapter import GLMAdapter
     from glm_dspy.runs.steps import StepLog
 
     from glm_dspy.modules.discriminate import LEVERS
@@ -100,8 +103,6 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(f"--off: no lever {', '.join(sorted(set(args.off) - LEVERS))} (levers: {', '.join(sorted(LEVERS))})")
     rows = _questions(args)[: 20 if args.quick else args.limit]
     graph = open_graph(args.db)
-    program = Discriminate(graph, k=args.k, chooser="model" if args.model else "nearest",
-                           levers=LEVERS - set(args.off))
     nearest = Discriminate(graph, k=args.k, levers=LEVERS - set(args.off))
     if args.model:
         from glm_dspy import configure
@@ -115,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         asked_at = time.perf_counter()
         typed = in_register(said, args.register)
         question = nearest.as_written(typed)  # as GLM reads it
-        shown = [] if args.no_oracle else program.shown(question)
+        shown = [] if args.no_oracle else nearest.shown(question)
         right = [any(exact_match(", ".join(values), gold) for gold in golds) for _, values, _ in shown]
         judged = nearest.judge(question, StepLog())  # the first shown, or a yes/no question's answer
         found = (judged.answer, judged.cypher) if judged is not None and judged.sure else None
@@ -140,11 +141,15 @@ def main(argv: list[str] | None = None) -> int:
             counts[key]["oracle@k"] += any(right)
             counts[key]["nearest"] += correct
             counts[key]["none"] += found is None
-        if args.model and shown:
-            with dspy.context(adapter=dspy.ChatAdapter()):
-                found = program.answer(question, StepLog())
-            picked = found is not None and any(exact_match(found[0], gold) for gold in golds)
-            record["model_right"] = picked
+        if args.model:  # as GLM: the readings' sure answer, else the model's pick among those shown
+            picked = correct
+            if found is None and judged is not None and judged.shown:
+                with dspy.context(adapter=GLMAdapter()):
+                    chosen = nearest.choose_among(question, judged, StepLog())
+                picked = chosen is not None and any(exact_match(chosen.answer, gold) for gold in golds)
+                record.update(model_right=picked, picked=chosen is not None,
+                              pick_probability=chosen and chosen.probability,
+                              pick_sure=chosen is not None and chosen.sure)
             for key in dict.fromkeys((kind, "all")):  # a question of no kind counts once
                 counts[key]["model"] += picked
     seconds = (time.perf_counter() - started) / max(1, len(rows))
@@ -164,7 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     if handed:  # what a chooser among the readings could do where the readings are not sure
         print(f"handed on {len(handed)}: the best reading right {sum(r['guess_right'] for r in handed)}"
               + ("" if args.no_oracle else f", some reading shown right {sum(r['oracle'] for r in handed)}")
-              + (f", the model's pick right {sum(r.get('model_right', False) for r in handed)}" if args.model else ""))
+              + (f", the model's pick right {sum(r.get('model_right', False) for r in handed)}"
+                 f" (sure picks right / given: {sum(r.get('pick_sure', False) and r['model_right'] for r in handed)}"
+                 f" / {sum(r.get('pick_sure', False) for r in handed)})" if args.model else ""))
     if args.also_as_typed:
         print(f"names restored in {restored['restored']} of {total['n']}; answered with no call, right / given: "
               f"as typed {restored['typed right']} / {restored['typed answered']}, "
@@ -174,7 +181,10 @@ def main(argv: list[str] | None = None) -> int:
                       "answered_right": round(total["nearest"] / answered, 4) if answered else None,
                       "handed_on": len(handed), "handed_on_guess_right": sum(r["guess_right"] for r in handed),
                       **({} if args.no_oracle else {"handed_on_oracle": sum(r["oracle"] for r in handed)}),
-                      **({"handed_on_model_right": sum(r.get("model_right", False) for r in handed)} if args.model else {}),
+                      **({"handed_on_model_right": sum(r.get("model_right", False) for r in handed),
+                          "sure_picks": sum(r.get("pick_sure", False) for r in handed),
+                          "sure_picks_right": sum(r.get("pick_sure", False) and r["model_right"] for r in handed)}
+                         if args.model else {}),
                       "off": sorted(args.off), "register": args.register, **({"as_typed": dict(restored)}
                                                                              if args.also_as_typed else {}),
                       "seconds_per_question": round(seconds, 2),
