@@ -147,7 +147,8 @@ def main(argv: list[str] | None = None) -> int:
                 with dspy.context(adapter=GLMAdapter()):
                     chosen = nearest.choose_among(question, judged, StepLog())
                 picked = chosen is not None and any(exact_match(chosen.answer, gold) for gold in golds)
-                record.update(model_right=picked, picked=chosen is not None,
+                record.update(model_right=picked, picked=chosen is not None, pick=chosen and chosen.answer,
+                              pick_is_best=chosen is not None and chosen.answer == judged.answer,
                               pick_probability=chosen and chosen.probability,
                               pick_sure=chosen is not None and chosen.sure)
             for key in dict.fromkeys((kind, "all")):  # a question of no kind counts once

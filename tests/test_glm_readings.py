@@ -181,3 +181,30 @@ def test_the_probability_of_a_choice_is_among_the_options_only():
 def test_an_unknown_unsure_option_is_refused(nobel_graph):
     with pytest.raises(ValueError, match="unsure must be"):
         GLM(nobel_graph, compiled=None, unsure="guess")
+
+
+def test_a_model_whose_picks_cannot_be_sure_is_not_asked_to_pick(nobel_graph, monkeypatch):
+    """Where no pick of the model reached the target where it was fitted (its threshold above 1,
+    glm_dspy/readings/pick_confidence.py), an unsure best reading answers "not sure" with the best
+    reading beside it, and no LLM is called (the scripted LM holds no reply: a call would fail)."""
+    import glm_dspy.modules.discriminate as discriminate
+    from glm_dspy.readings.confidence import FEATURES, Confidence
+
+    program = reading_first(GLM(nobel_graph, compiled=None, act="python", kind="deterministic", samples=0,
+                                max_steps=1))
+    program.readings.confidence = Confidence(dict.fromkeys(FEATURES, 0.0), 0.0, threshold=0.99)  # p = 0.5
+    monkeypatch.setattr(discriminate, "picks_can_be_sure", lambda model: False)
+    unsure = run(program, [])
+    assert unsure.answer == "" and unsure.error_category == "not sure" and unsure.guess == "Warsaw"
+    assert set(agents(unsure)) == {"graph"}  # the readings only: no agent, no call
+    assert any("is not asked to pick" in (step.get("output") or "") for step in unsure.steps)
+
+
+def test_picks_can_be_sure_reads_the_fitted_threshold(tmp_path):
+    from glm_dspy.readings.pick_confidence import picks_can_be_sure, save_threshold
+
+    out = tmp_path / "pick.json"
+    assert picks_can_be_sure("tiny-model", out)  # nothing fitted: picks are given
+    save_threshold("tiny-model", math.nextafter(1.0, 2.0), out)
+    save_threshold("other-model", 0.4, out)
+    assert not picks_can_be_sure("tiny-model", out) and picks_can_be_sure("other-model", out)

@@ -51,7 +51,7 @@ from glm_dspy.readings.answer_type import COUNT as COUNT_KIND
 from glm_dspy.readings.answer_type import DATE, NUMBER, YEAR, fits, project, unknown_noun
 from glm_dspy.readings.compute import Program
 from glm_dspy.readings.confidence import Confidence, features
-from glm_dspy.readings.pick_confidence import pick_threshold
+from glm_dspy.readings.pick_confidence import pick_threshold, picks_can_be_sure
 from glm_dspy.readings.question import LARGER, SMALLER, read
 from glm_dspy.signatures import ChooseReading
 from glm_dspy.runs.steps import NOT_SURE, RETRIEVAL_ERROR, Step, StepLog, listening
@@ -257,6 +257,11 @@ class Discriminate(dspy.Module):
         log.add(Step("graph", code=text, output="\n".join(values[:MAX_VALUES]) + doubt))
         return Judgement(", ".join(values[:MAX_VALUES]), text, probability, sure, found, reading.words(),
                          shown=() if sure else tuple(shown))
+
+    def picks_can_be_sure(self) -> bool:
+        """Whether the model's pick among the readings can be given (glm_dspy/readings/pick_confidence.py):
+        not where no pick of the current LM's model reached the target where it was fitted."""
+        return picks_can_be_sure(getattr(dspy.settings.lm, "model", None))
 
     def choose_among(self, question: str, judged: "Judgement", log: StepLog) -> "Judgement | None":
         """Where the best reading is not sure (`judge`), the model picks the reading the question

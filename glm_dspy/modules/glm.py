@@ -114,8 +114,9 @@ class GLM(dspy.Module):
         unsure: where the best reading is not sure, CHOOSE: the model first picks among the
             readings shown, or none (one constrained call, `Discriminate.choose_among`): a pick below
             the model's fitted threshold (glm_dspy/readings/pick_confidence.py) answers "not sure"
-            with the pick beside it, and Algorithm 1 answers where it picks none; AGENTS: Algorithm 1
-            at once."""
+            with the pick beside it, and Algorithm 1 answers where it picks none; a model none of
+            whose picks could be sure where fitted (the shipped 0.5B: docs/benchmarks.md) is not
+            asked: "not sure", the best reading beside it, no call; AGENTS: Algorithm 1 at once."""
         super().__init__()
         if unsure not in (CHOOSE, AGENTS):
             raise ValueError(f"unsure must be {CHOOSE!r} or {AGENTS!r}, got {unsure!r}")
@@ -228,6 +229,13 @@ class GLM(dspy.Module):
                 judged = self.readings.judge(question, log) if tried else None
                 if judged is not None and judged.sure:
                     answer, category = judged.answer, None
+                elif judged is not None and self.unsure == CHOOSE and not self.readings.picks_can_be_sure():
+                    # no pick of this model was right at the target where it was fitted: no call, no agents
+                    answer, category, guess = None, NOT_SURE, judged.answer
+                    log.add(Step("graph", output=f"not sure: the best reading ({judged.words}) says {guess}, at a "
+                                                 f"confidence of {judged.probability:.2f}; the model is not asked to "
+                                                 "pick among the readings (none of its picks was sure enough where "
+                                                 "fitted: glm_dspy/compiled/pick_confidence.json)"))
                 elif (chosen := self._choose(question, judged, log)) is not None:
                     if chosen.sure:
                         answer, category, kind = chosen.answer, None, CHOSEN

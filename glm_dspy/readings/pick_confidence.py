@@ -8,7 +8,8 @@ on and the model picks a reading for. The pick's probability is the model's own
 sample at or above it were right at the target rate, fitted per model by `python -m
 optimize.calibrate_pick` on the records of `python -m glm_dspy.bench.readings --model M --out`
 over questions of at least two graphs that are not the dev sets it is measured on. A model with
-no threshold in the file gives every pick (its probability is shown in the steps).
+no threshold in the file gives every pick (its probability is shown in the steps); a model whose
+threshold is above 1 (none reached the target) is not asked to pick (`picks_can_be_sure`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,14 @@ def pick_threshold(model: str | None, path: Path | str = DEFAULT_FILE) -> float 
         raise ValueError(f"{path}: not a pick-confidence file ({error})") from None
 
 
+def picks_can_be_sure(model: str | None, path: Path | str = DEFAULT_FILE) -> bool:
+    """Whether a pick of `model` can be sure: not where its fitted threshold is above every
+    probability (no threshold made its picks right at the target where it was fitted; then the
+    model is not asked to pick: the question is "not sure", with the best reading)."""
+    threshold = pick_threshold(model, path)
+    return threshold is None or threshold <= 1.0
+
+
 def save_threshold(model: str, threshold: float, path: Path | str = DEFAULT_FILE, **about) -> None:
     """Write `model`'s threshold (and `about` it: what it was fitted on, how it does there) into
     the file, keeping the other models'."""
@@ -42,4 +51,4 @@ def save_threshold(model: str, threshold: float, path: Path | str = DEFAULT_FILE
     path.write_text(json.dumps(fitted, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
-__all__ = ["pick_threshold", "save_threshold", "DEFAULT_FILE"]
+__all__ = ["pick_threshold", "picks_can_be_sure", "save_threshold", "DEFAULT_FILE"]
