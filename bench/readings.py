@@ -12,7 +12,8 @@ fitting readings that read rows. Reported per question kind (the file's `kind`, 
   nearest   the best fitting one does, or a yes/no question's join (GLM's readings: no LLM call)
   model     the readings' sure answer, else the model's pick among those shown does, as GLM
             (`Discriminate.choose_among`, GLM's adapter: one call; only with --model; each record
-            gets the pick's probability, the records `python -m optimize.calibrate_pick` fits on)
+            gets the pick's probability, the records `python -m optimize.calibrate_pick` fits on;
+            `--chooser judge`: one yes/no call for each of the first readings instead)
   none      no reading answers (GLM then runs Algorithm 1)
 `--register` asks each question lower-cased or with one typo (bench/registers.py).
 `--off LEVER` measures with one of Discriminate's levers off (ranked, likened, stated, yes/no, meets,
@@ -70,6 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", default=None, help="with --dataset: dev, train or natural (default: all)")
     parser.add_argument("--db", required=True, help="the graph's database directory")
     parser.add_argument("--model", default=None, help="also let this model choose (one call a question)")
+    parser.add_argument("--chooser", choices=("pick", "judge"), default="pick",
+                        help="with --model: pick a reading by number (one call), or judge each of the first "
+                             "yes or no (one call each; glm_dspy/modules/reading_judge.py)")
     parser.add_argument("--k", type=int, default=8, help="readings shown (default 8)")
     parser.add_argument("--limit", type=int, default=None, help="the first N questions")
     parser.add_argument("--quick", action="store_true", help="the first 20 questions")
@@ -145,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
             picked = correct
             if found is None and judged is not None and judged.shown:
                 with dspy.context(adapter=GLMAdapter()):
-                    chosen = nearest.choose_among(question, judged, StepLog())
+                    chosen = nearest.choose_among(question, judged, StepLog(), by=args.chooser)
                 picked = chosen is not None and any(exact_match(chosen.answer, gold) for gold in golds)
                 record.update(model_right=picked, picked=chosen is not None, pick=chosen and chosen.answer,
                               pick_is_best=chosen is not None and chosen.answer == judged.answer,

@@ -125,6 +125,16 @@ class ChooseReading(dspy.Signature):
     choice: str = dspy.OutputField(desc="the number of the right reading, or 0")
 
 
+class JudgeReading(dspy.Signature):
+    """Does the reading answer exactly what the question asks? The reading is a path through the
+    knowledge graph from an entity the question names, then what is read at its end, and the
+    values it reads. Answer yes or no."""
+
+    question: str = dspy.InputField()
+    reading: str = dspy.InputField()
+    fits: str = dspy.OutputField(desc="yes or no")
+
+
 class AnswerFromRows(dspy.Signature):
     """Answer the question from the rows its Cypher query returned: just the answer."""
 

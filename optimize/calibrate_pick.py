@@ -2,6 +2,7 @@
 
     python -m glm_dspy.bench.readings --questions Q1 --db DB1 --model qwen2.5-coder-0.5b --no-oracle --out /tmp/fit/a.jsonl
     python -m optimize.calibrate_pick /tmp/fit/a.jsonl /tmp/fit/b.jsonl ... --model qwen2.5-coder-0.5b [--target 0.9]
+        [--chooser judge]   # records of bench.readings --chooser judge
 
 Each record of a question the readings handed on and the model picked a reading for holds the
 pick's probability and whether its answer was right. At least two files (two graphs) are
@@ -19,7 +20,7 @@ import sys
 from pathlib import Path
 
 from glm_dspy.readings.confidence import lowest_threshold
-from glm_dspy.readings.pick_confidence import DEFAULT_FILE, save_threshold
+from glm_dspy.readings.pick_confidence import DEFAULT_FILE, JUDGE, PICK, key, save_threshold
 
 
 def _rows(path: Path) -> list[tuple[float, bool]]:
@@ -40,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m optimize.calibrate_pick", description=__doc__.split("\n\n")[0])
     parser.add_argument("records", nargs="+", type=Path, help="bench/readings --model --out files, one per graph")
     parser.add_argument("--model", required=True, help="the model the picks were made by (its registered name)")
+    parser.add_argument("--chooser", choices=(PICK, JUDGE), default=PICK,
+                        help="the chooser the records were made with (bench.readings --chooser)")
     parser.add_argument("--target", type=float, default=0.9, help="the share of given picks to be right")
     parser.add_argument("--out", type=Path, default=DEFAULT_FILE)
     args = parser.parse_args(argv)
@@ -58,11 +61,12 @@ def main(argv: list[str] | None = None) -> int:
         kept = [right for probability, right in found if probability >= threshold]
         by_file[path] = {"picks": len(found), "right": sum(right for _, right in found),
                          "given": len(kept), "given_right": sum(kept)}
-    save_threshold(args.model, threshold, args.out, target=args.target, fitted=report, by_file=by_file,
+    save_threshold(args.model, threshold, args.out, chooser=args.chooser, target=args.target, fitted=report, by_file=by_file,
                    fitted_on="; ".join(f"{p} ({len(r)} picks, {sum(right for _, right in r)} right)"
                                        for p, r in per_file.items()),
-                   command=f"python -m optimize.calibrate_pick {' '.join(map(str, args.records))} --model {args.model}")
-    print(json.dumps({"out": str(args.out), "model": args.model, "threshold": round(threshold, 4), **report,
+                   command=f"python -m optimize.calibrate_pick {' '.join(map(str, args.records))} --model {args.model}"
+                           f" --chooser {args.chooser}")
+    print(json.dumps({"out": str(args.out), "model": key(args.model, args.chooser), "threshold": round(threshold, 4), **report,
                       "by_file": by_file}))
     return 0
 

@@ -121,3 +121,25 @@ def test_the_models_pick_among_the_readings_comes_with_its_probability(default_l
     picked, probability = program._pick(question, shown, StepLog())
     assert picked is not None and 0 <= picked <= len(shown)
     assert probability is not None and 0.0 < probability <= 1.0
+
+
+def test_the_judge_reads_each_readings_yes_from_logprobs_over_a_cached_prefix(default_lm, nobel_graph):
+    """One yes/no judgement a reading on the real engine (glm_dspy/modules/reading_judge.py): each
+    comes with P(yes) read from the sampled token's logprobs, and the calls after the first reuse
+    the cached prefix their question and instructions share."""
+    from glm_dspy.modules.discriminate import Discriminate
+    from glm_dspy.modules.reading_judge import JUDGED
+    from glm_dspy.prompts.adapter import GLMAdapter
+    from glm_dspy.runs.steps import StepLog
+    import dspy
+
+    program = Discriminate(nobel_graph)
+    question = "In which city was Marie Curie born?"
+    shown = program.shown(question)
+    log = StepLog()
+    with dspy.context(adapter=GLMAdapter()):
+        yes = program.judge_each(question, shown, log)
+    assert len(yes) == min(JUDGED, len(shown)) >= 2
+    assert all(p is not None and 0.0 <= p <= 1.0 for p in yes)
+    steps = [step for step in log.steps if step.agent == "judge"]
+    assert len(steps) == len(yes) and all(step.cached_tokens > 0 for step in steps[1:])

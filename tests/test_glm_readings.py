@@ -151,7 +151,7 @@ def test_a_pick_the_model_is_not_sure_of_says_not_sure_with_the_pick_beside_it(n
     program = reading_first(GLM(nobel_graph, compiled=None, act="python", kind="deterministic", samples=0,
                                 max_steps=1))
     program.readings.confidence = Confidence(dict.fromkeys(FEATURES, 0.0), 0.0, threshold=0.99)  # p = 0.5
-    monkeypatch.setattr(discriminate, "pick_threshold", lambda model: 0.6)
+    monkeypatch.setattr(discriminate, "pick_threshold", lambda model, **_: 0.6)
     program.readings.choose = Scripted(0.3)
     unsure = run(program, [])
     assert unsure.answer == "" and unsure.error_category == "not sure" and unsure.guess == "Warsaw"
@@ -193,7 +193,7 @@ def test_a_model_whose_picks_cannot_be_sure_is_not_asked_to_pick(nobel_graph, mo
     program = reading_first(GLM(nobel_graph, compiled=None, act="python", kind="deterministic", samples=0,
                                 max_steps=1))
     program.readings.confidence = Confidence(dict.fromkeys(FEATURES, 0.0), 0.0, threshold=0.99)  # p = 0.5
-    monkeypatch.setattr(discriminate, "picks_can_be_sure", lambda model: False)
+    monkeypatch.setattr(discriminate, "picks_can_be_sure", lambda model, **_: False)
     unsure = run(program, [])
     assert unsure.answer == "" and unsure.error_category == "not sure" and unsure.guess == "Warsaw"
     assert set(agents(unsure)) == {"graph"}  # the readings only: no agent, no call
@@ -208,3 +208,36 @@ def test_picks_can_be_sure_reads_the_fitted_threshold(tmp_path):
     save_threshold("tiny-model", math.nextafter(1.0, 2.0), out)
     save_threshold("other-model", 0.4, out)
     assert not picks_can_be_sure("tiny-model", out) and picks_can_be_sure("other-model", out)
+
+
+def test_the_judge_picks_the_reading_it_finds_likeliest(nobel_graph, monkeypatch):
+    """unsure="judge": one yes/no judgement for each of the first readings shown, the one of
+    highest P(yes) the pick, at that probability against the judge's own threshold. Control flow:
+    the judgements scripted (their logprobs on the real engine: test_end_to_end)."""
+    import glm_dspy.modules.discriminate as discriminate
+    from glm_dspy.modules.reading_judge import JUDGED, best_judged
+    from glm_dspy.readings.confidence import FEATURES, Confidence
+
+    asked = []
+
+    class Scripted(dspy.Module):
+        def forward(self, *, options, config=None, question, reading):
+            assert options == ["yes", "no"]
+            asked.append(reading)
+            # the second reading judged likeliest; the third said "no" at 0.9: P(yes) 0.1
+            return dspy.Prediction(fits="no" if len(asked) == 3 else "yes",
+                                   probability={2: 0.8, 3: 0.9}.get(len(asked), 0.6))
+
+    program = reading_first(GLM(nobel_graph, compiled=None, act="python", kind="deterministic", samples=0,
+                                max_steps=1, unsure="judge"))
+    program.readings.confidence = Confidence(dict.fromkeys(FEATURES, 0.0), 0.0, threshold=0.99)  # p = 0.5
+    program.readings.judge_each.judge = Scripted()
+    chooser = []
+    monkeypatch.setattr(discriminate, "pick_threshold", lambda model, chooser_=None, **kw: chooser.append(kw) or 0.7)
+    judged = run(program, [])
+    assert 2 <= len(asked) <= JUDGED and chooser == [{"chooser": "judge"}]
+    shown = program.readings.judge(QUESTION, __import__("glm_dspy.runs.steps", fromlist=["StepLog"]).StepLog()).shown
+    assert asked[1].startswith(shown[1][0].words())  # each reading in its words, best first
+    assert judged.kind == "chosen" and judged.error_category is None and judged.answer == ", ".join(shown[1][1][:discriminate.MAX_VALUES])
+    assert any("chose reading 2" in (step.get("output") or "") and "0.80" in step["output"] for step in judged.steps)
+    assert best_judged([0.6, None, 0.6]) == 0 and best_judged([None, None]) is None and best_judged([0.1, 0.3]) == 1

@@ -5,10 +5,11 @@ Its own module, importing nothing, so the CLI checks arm names before it loads a
 
 # glm-greedy: GLM drawing no further snippets when the first fails (samples=0); glm-no-readings: GLM
 # without the readings (readings=False); glm-unsure-agents: GLM handing a reading it is not sure of
-# to Algorithm 1 at once, with no pick among the readings (unsure="agents"); each for the on/off
+# to Algorithm 1 at once, with no pick among the readings (unsure="agents"); glm-judge: GLM's pick
+# the reading the model judges likeliest, one yes/no each (unsure="judge"); each for the on/off
 # comparison with glm
 ARMS = ("glm", "glm-greedy", "graphcot", "graphrag", "textrag", "base", "text2cypher", "counselor",
-        "fasttog", "glm-cypher", "glm-python", "glm-no-readings", "glm-unsure-agents")
+        "fasttog", "glm-cypher", "glm-python", "glm-no-readings", "glm-unsure-agents", "glm-judge")
 
 
 def parse_arms(text: str) -> list[str]:

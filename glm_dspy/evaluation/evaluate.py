@@ -75,7 +75,9 @@ def make_program(arm: str, graph, glm_program: Path | None = None, *, concurrenc
                  "glm-no-readings": lambda: glm(readings=False),
                  # issue 49's lever: where the best reading is not sure, the model picks among the
                  # readings first ("glm", the default), or Algorithm 1 decides at once
-                 "glm-unsure-agents": lambda: glm(unsure="agents")}
+                 "glm-unsure-agents": lambda: glm(unsure="agents"),
+                 # or the model judges each of the first readings yes or no (glm_dspy/modules/reading_judge.py)
+                 "glm-judge": lambda: glm(unsure="judge")}
     if arm not in factories:
         raise ValueError(f"unknown program {arm!r}; choose from {', '.join(ARMS)}")
     return factories[arm]()

@@ -51,7 +51,8 @@ from glm_dspy.readings.answer_type import COUNT as COUNT_KIND
 from glm_dspy.readings.answer_type import DATE, NUMBER, YEAR, fits, project, unknown_noun
 from glm_dspy.readings.compute import Program
 from glm_dspy.readings.confidence import Confidence, features
-from glm_dspy.readings.pick_confidence import pick_threshold, picks_can_be_sure
+from glm_dspy.modules.reading_judge import ReadingJudge, best_judged
+from glm_dspy.readings.pick_confidence import PICK, pick_threshold, picks_can_be_sure
 from glm_dspy.readings.question import LARGER, SMALLER, read
 from glm_dspy.signatures import ChooseReading
 from glm_dspy.runs.steps import NOT_SURE, RETRIEVAL_ERROR, Step, StepLog, listening
@@ -129,6 +130,7 @@ class Discriminate(dspy.Module):
         self.levers = self.found.levers
         self.graph, self.fallback, self.k, self.chooser = graph, fallback, k, chooser
         self.choose = ConfidentChoice(ChooseReading, "choice", max_tokens=24)
+        self.judge_each = ReadingJudge()  # the other chooser: one yes/no a reading
         # how sure the best reading is (glm_dspy/readings/confidence.py); lever "confidence" off: always sure
         self.confidence = (Confidence.load() if confidence == "default" else confidence) \
             if "confidence" in self.levers else None
@@ -258,12 +260,13 @@ class Discriminate(dspy.Module):
         return Judgement(", ".join(values[:MAX_VALUES]), text, probability, sure, found, reading.words(),
                          shown=() if sure else tuple(shown))
 
-    def picks_can_be_sure(self) -> bool:
-        """Whether the model's pick among the readings can be given (glm_dspy/readings/pick_confidence.py):
-        not where no pick of the current LM's model reached the target where it was fitted."""
-        return picks_can_be_sure(getattr(dspy.settings.lm, "model", None))
+    def picks_can_be_sure(self, by: str = PICK) -> bool:
+        """Whether the model's pick among the readings by `by` can be given (glm_dspy/readings/
+        pick_confidence.py): not where no pick of the current LM's model reached the target where
+        it was fitted."""
+        return picks_can_be_sure(getattr(dspy.settings.lm, "model", None), chooser=by)
 
-    def choose_among(self, question: str, judged: "Judgement", log: StepLog) -> "Judgement | None":
+    def choose_among(self, question: str, judged: "Judgement", log: StepLog, by: str = PICK) -> "Judgement | None":
         """Where the best reading is not sure (`judge`), the model picks the reading the question
         asks among those shown, best first, or none of them (one ChooseReading call, decoded under
         a grammar of their numbers: it can answer nothing else). The class of questions served:
@@ -272,17 +275,24 @@ class Discriminate(dspy.Module):
         it (glm_dspy/modules/confident_choice.py); it is sure at or above the threshold fitted for
         the model (glm_dspy/readings/pick_confidence.py; none fitted: every pick is sure). None,
         and so the agents, where the model picks none, its reply names no number, or the pick
-        leaves out what the question asks (`unrealized`)."""
+        leaves out what the question asks (`unrealized`). `by` JUDGE: the model judges each of the
+        first readings yes or no instead (glm_dspy/modules/reading_judge.py, one call each), and the
+        one of highest P(yes) is its pick, at that probability."""
         if not judged.shown:
             return None
-        picked, probability = self._pick(question, list(judged.shown), log)
+        if by == PICK:
+            picked, probability = self._pick(question, list(judged.shown), log)
+        else:
+            yes = self.judge_each(question, list(judged.shown), log)
+            best = best_judged(yes)
+            picked, probability = (None, None) if best is None else (best + 1, yes[best])
         if not picked:
             log.add(Step("graph", output="the model chose none of the readings: the agents decide"))
             return None
         reading, values, text = judged.shown[picked - 1]
         if self._unrealized(question, reading, text, log):
             return None
-        threshold = pick_threshold(getattr(dspy.settings.lm, "model", None))
+        threshold = pick_threshold(getattr(dspy.settings.lm, "model", None), chooser=by)
         sure = probability is None or threshold is None or probability >= threshold
         said = "" if probability is None else f" at a probability of {probability:.2f}" + (
             "" if threshold is None else f" ({'at or above' if sure else 'below'} its threshold {threshold:.2f})")

@@ -61,6 +61,7 @@ from glm_dspy.graphs.node_info import CHUNK_OPENING
 from glm_dspy.runs.steps import (CODE_ERROR, NOT_SURE, RETRIEVAL_ERROR, STEP_LIMIT, TIME_LIMIT, UNEXPECTED_OUTPUT,
                                  Step, StepLog, listening)
 from glm_dspy.graphs.deadline import DeadlinePassed, deadline, remaining_s
+from glm_dspy.readings.pick_confidence import JUDGE as JUDGE_EACH, PICK
 
 DEFAULT_QUESTION_TIMEOUT_S = 300.0  # one question, all its agent calls and graph work (the 0.5B on 2 CPUs: ~10-60 s)
 DEFAULT_MAX_STEPS = 10
@@ -80,8 +81,9 @@ BANK_MATCH = 0.9
 # agents only some options add (GLM.load_state): a compiled program may lack them
 OPTIONAL_AGENTS = frozenset({"cypher", "readings"})
 # where the best reading is not sure (GLM's `unsure`): the model picks among the readings first, or
-# the agents decide at once; CHOSEN is the kind of a question the model's pick answered
-CHOOSE, AGENTS, CHOSEN = "choose", "agents", "chosen"
+# the agents decide at once; or (JUDGE) the model judges each of the first readings yes or no;
+# CHOSEN is the kind of a question the model's pick answered
+CHOOSE, AGENTS, JUDGE, CHOSEN = "choose", "agents", "judge", "chosen"
 
 
 class GLM(dspy.Module):
@@ -116,10 +118,12 @@ class GLM(dspy.Module):
             the model's fitted threshold (glm_dspy/readings/pick_confidence.py) answers "not sure"
             with the pick beside it, and Algorithm 1 answers where it picks none; a model none of
             whose picks could be sure where fitted (the shipped 0.5B: docs/benchmarks.md) is not
-            asked: "not sure", the best reading beside it, no call; AGENTS: Algorithm 1 at once."""
+            asked: "not sure", the best reading beside it, no call; JUDGE: as CHOOSE, the pick the
+            reading the model judges likeliest to answer, one yes/no call for each of the first
+            (glm_dspy/modules/reading_judge.py); AGENTS: Algorithm 1 at once."""
         super().__init__()
-        if unsure not in (CHOOSE, AGENTS):
-            raise ValueError(f"unsure must be {CHOOSE!r} or {AGENTS!r}, got {unsure!r}")
+        if unsure not in (CHOOSE, JUDGE, AGENTS):
+            raise ValueError(f"unsure must be {CHOOSE!r}, {JUDGE!r} or {AGENTS!r}, got {unsure!r}")
         self.unsure = unsure
         assert question_timeout_s > 0, question_timeout_s
         self.question_timeout_s = question_timeout_s
@@ -229,7 +233,8 @@ class GLM(dspy.Module):
                 judged = self.readings.judge(question, log) if tried else None
                 if judged is not None and judged.sure:
                     answer, category = judged.answer, None
-                elif judged is not None and self.unsure == CHOOSE and not self.readings.picks_can_be_sure():
+                elif judged is not None and self.unsure != AGENTS \
+                        and not self.readings.picks_can_be_sure(self._chooser()):
                     # no pick of this model was right at the target where it was fitted: no call, no agents
                     answer, category, guess = None, NOT_SURE, judged.answer
                     log.add(Step("graph", output=f"not sure: the best reading ({judged.words}) says {guess}, at a "
@@ -272,11 +277,14 @@ class GLM(dspy.Module):
                               guess=guess if category == NOT_SURE else None)
 
     def _choose(self, question: str, judged, log: StepLog):
-        """Where the best reading is not sure and `unsure` is CHOOSE, the reading the model picks
+        """Where the best reading is not sure and `unsure` is CHOOSE or JUDGE, the reading the model picks
         among those shown (`Discriminate.choose_among`), or None: the agents decide."""
-        if judged is None or self.unsure != CHOOSE:
+        if judged is None or self.unsure == AGENTS:
             return None
-        return self.readings.choose_among(question, judged, log)
+        return self.readings.choose_among(question, judged, log, by=self._chooser())
+
+    def _chooser(self) -> str:
+        return JUDGE_EACH if self.unsure == JUDGE else PICK
 
     def _attempt(self, question: str, notebook: Notebook, log: StepLog,
                  guidance: str) -> tuple[str | None, str | None, str]:

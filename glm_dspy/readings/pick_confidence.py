@@ -20,35 +20,46 @@ from pathlib import Path
 DEFAULT_FILE = Path(__file__).resolve().parents[1] / "compiled" / "pick_confidence.json"
 
 
-def pick_threshold(model: str | None, path: Path | str = DEFAULT_FILE) -> float | None:
-    """The fitted threshold of `model` (its name as `glm_dspy.configure` takes it, or a path whose
-    last part is that name), or None: no file, or no threshold fitted for it."""
+PICK, JUDGE = "pick", "judge"  # the choosers: a number among the readings, or a yes/no a reading
+
+
+def key(model: str, chooser: str = PICK) -> str:
+    """The file's entry of `model` (its name as `glm_dspy.configure` takes it, or a path whose
+    last part is that name) choosing by `chooser`."""
+    name = Path(str(model)).name
+    return name if chooser == PICK else f"{name} ({chooser})"
+
+
+def pick_threshold(model: str | None, path: Path | str = DEFAULT_FILE, chooser: str = PICK) -> float | None:
+    """The fitted threshold of `model` choosing by `chooser` (`key`), or None: no file, or no
+    threshold fitted for it."""
     path = Path(path)
     if model is None or not path.is_file():
         return None
     try:
         fitted = json.loads(path.read_text(encoding="utf-8"))
-        entry = fitted.get(Path(str(model)).name)
+        entry = fitted.get(key(model, chooser))
         return None if entry is None else float(entry["threshold"])
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise ValueError(f"{path}: not a pick-confidence file ({error})") from None
 
 
-def picks_can_be_sure(model: str | None, path: Path | str = DEFAULT_FILE) -> bool:
+def picks_can_be_sure(model: str | None, path: Path | str = DEFAULT_FILE, chooser: str = PICK) -> bool:
     """Whether a pick of `model` can be sure: not where its fitted threshold is above every
     probability (no threshold made its picks right at the target where it was fitted; then the
     model is not asked to pick: the question is "not sure", with the best reading)."""
-    threshold = pick_threshold(model, path)
+    threshold = pick_threshold(model, path, chooser)
     return threshold is None or threshold <= 1.0
 
 
-def save_threshold(model: str, threshold: float, path: Path | str = DEFAULT_FILE, **about) -> None:
+def save_threshold(model: str, threshold: float, path: Path | str = DEFAULT_FILE, chooser: str = PICK,
+                   **about) -> None:
     """Write `model`'s threshold (and `about` it: what it was fitted on, how it does there) into
     the file, keeping the other models'."""
     path = Path(path)
     fitted = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    fitted[Path(model).name] = {"threshold": threshold, **about}
+    fitted[key(model, chooser)] = {"threshold": threshold, **about}
     path.write_text(json.dumps(fitted, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
-__all__ = ["pick_threshold", "picks_can_be_sure", "save_threshold", "DEFAULT_FILE"]
+__all__ = ["PICK", "JUDGE", "key", "pick_threshold", "picks_can_be_sure", "save_threshold", "DEFAULT_FILE"]
