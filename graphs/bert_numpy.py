@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 BATCH = 64  # texts per forward pass; sorted by length first, so a batch pads little
+GELU_BYTES = 1 << 18  # of the GELU's input a pass: its erf's half a dozen temporaries (1.5 MB) fit a 2 MB L2
 _POOLING = "sentence_transformers.models.Pooling"
 _STAGES = ["sentence_transformers.models.Transformer", _POOLING, "sentence_transformers.models.Normalize"]
 
@@ -62,12 +63,20 @@ def _erf(x: np.ndarray) -> np.ndarray:
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:
-    """The exact GELU, x (1 + erf(x / sqrt 2)) / 2, computed in place of `x`'s copies."""
-    erf = _erf(x * np.float32(1.0 / math.sqrt(2.0)))
-    erf += 1.0
-    erf *= x
-    erf *= 0.5
-    return erf
+    """The exact GELU, x (1 + erf(x / sqrt 2)) / 2, written over `x` (the caller's, not read
+    after) and returned. A chunk of GELU_BYTES of rows at a time: the erf's temporaries stay in
+    the core's cache, where over a whole (tokens x 1536) batch each of its passes went to memory
+    (2.5x faster, 1280 x 1536 on this 2-core Xeon); each element's operations are the same, so
+    are its bits."""
+    rows = max(1, GELU_BYTES // max(1, x.shape[-1] * x.itemsize))
+    for start in range(0, len(x), rows):
+        part = x[start:start + rows]
+        erf = _erf(part * np.float32(1.0 / math.sqrt(2.0)))
+        erf += 1.0
+        erf *= part
+        erf *= 0.5
+        part[...] = erf
+    return x
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:

@@ -9,7 +9,7 @@ import shutil
 import numpy as np
 import pytest
 
-from glm_dspy.graphs.bert_numpy import BertEncoder, supports
+from glm_dspy.graphs.bert_numpy import GELU_BYTES, BertEncoder, _erf, _gelu, supports
 from glm_dspy.graphs.node_index import NumpyBertEmbedder, SentenceTransformerEmbedder, default_embedder
 
 # node texts and questions of several graphs, and what breaks encoders: an empty text, accents and
@@ -44,6 +44,17 @@ def test_a_text_gets_the_same_vector_alone_or_in_a_batch_of_other_lengths(folder
     alone = np.concatenate([encoder.encode([text]) for text in TEXTS])
     assert np.abs(together - alone).max() < 1e-5
     assert encoder.encode([]).shape == (0, 384)
+
+
+def test_the_gelu_a_chunk_at_a_time_has_the_bits_of_the_whole_array_at_once():
+    # more rows than three chunks and not a multiple of one: the last chunk is short
+    rows = 3 * GELU_BYTES // (1536 * 4) + 5
+    x = (np.random.default_rng(0).standard_normal((rows, 1536)) * 3).astype(np.float32)
+    whole = _erf(x * np.float32(1.0 / np.sqrt(2.0)))  # the formula over the whole array, as before the chunks
+    whole += 1.0
+    whole *= x
+    whole *= 0.5
+    assert np.array_equal(_gelu(x.copy()), whole)
 
 
 def test_truncation_keeps_the_first_tokens(folder):
