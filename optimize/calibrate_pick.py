@@ -7,8 +7,9 @@
 Each record of a question the readings handed on and the model picked a reading for holds the
 pick's probability and whether its answer was right. At least two files (two graphs) are
 required, none of them a set the threshold is then measured on. The threshold is the lowest
-probability at which the picks at or above it were right at `--target`; where none is, no pick
-is given (every one says "not sure"). Writes the model's entry of
+probability at which the picks at or above it were right at `--target`, the lower end of their
+share's one-sided 95% interval (a few right picks at the top do not set it); where none is, no
+pick is given (every one says "not sure"). Writes the model's entry of
 glm_dspy/compiled/pick_confidence.json (or --out); prints one line of JSON.
 """
 
@@ -21,6 +22,8 @@ from pathlib import Path
 
 from glm_dspy.readings.confidence import lowest_threshold
 from glm_dspy.readings.pick_confidence import DEFAULT_FILE, JUDGE, PICK, key, save_threshold
+
+Z = 1.645  # the picks kept are right at the target with one-sided 95% confidence (Wilson), not by luck of a few
 
 
 def _rows(path: Path) -> list[tuple[float, bool]]:
@@ -55,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = [row for found in per_file.values() for row in found]
     if not rows:
         sys.exit("no record holds a pick with its probability: run bench.readings with --model on GLM's engine")
-    threshold, report = lowest_threshold([p for p, _ in rows], [right for _, right in rows], args.target)
+    threshold, report = lowest_threshold([p for p, _ in rows], [right for _, right in rows], args.target, z=Z)
     by_file = {}
     for path, found in per_file.items():
         kept = [right for probability, right in found if probability >= threshold]

@@ -102,10 +102,13 @@ def fit(rows: list[tuple[dict[str, float], bool]], *, l2: float = 1.0, target: f
     return Confidence(model.weights, bias, threshold), report
 
 
-def lowest_threshold(probabilities: list[float], rights: list[bool], target: float) -> tuple[float, dict]:
+def lowest_threshold(probabilities: list[float], rights: list[bool], target: float,
+                     z: float = 0.0) -> tuple[float, dict]:
     """The lowest probability at which the answers at or above it are right at `target`, and what
-    it gives: the share answered and their precision. None reach it: a threshold above every
-    probability (1.0 + a little: nothing is given), answered 0."""
+    it gives: the share answered and their precision. `z` > 0: their precision's Wilson lower
+    bound at z standard errors must reach `target` (1.645: one-sided 95%), so a handful of right
+    answers at the top does not set it. None reach it: a threshold above every probability (1.0 +
+    a little: nothing is given), answered 0."""
     import numpy as np
 
     probabilities, y = np.array(probabilities, dtype=float), np.array(rights, dtype=float)
@@ -113,9 +116,18 @@ def lowest_threshold(probabilities: list[float], rights: list[bool], target: flo
     for candidate in sorted(set(probabilities.tolist()), reverse=True):
         kept = probabilities >= candidate
         precision = float(y[kept].mean())
-        if precision >= target:
+        if wilson_lower(precision, int(kept.sum()), z) >= target:
             threshold, report = float(candidate), {"answered": float(kept.mean()), "precision": precision}
     return threshold, report
 
 
-__all__ = ["FEATURES", "features", "Confidence", "fit", "lowest_threshold", "DEFAULT_FILE"]
+def wilson_lower(precision: float, n: int, z: float) -> float:
+    """The Wilson score interval's lower end of a share `precision` of `n` (z = 0: the share)."""
+    if z <= 0.0 or n == 0:
+        return precision
+    centre = precision + z * z / (2 * n)
+    spread = z * math.sqrt(precision * (1 - precision) / n + z * z / (4 * n * n))
+    return (centre - spread) / (1 + z * z / n)
+
+
+__all__ = ["FEATURES", "features", "Confidence", "fit", "lowest_threshold", "wilson_lower", "DEFAULT_FILE"]
