@@ -9,7 +9,7 @@ import pytest
 
 from glm_dspy.readings.confidence import lowest_threshold
 from glm_dspy.readings.pick_confidence import pick_threshold, save_threshold
-from optimize.calibrate_pick import main
+from glm_dspy.optimize.calibrate_pick import main
 
 
 def records(path, picks):
