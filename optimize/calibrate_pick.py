@@ -22,6 +22,7 @@ from pathlib import Path
 
 from glm_dspy.readings.confidence import lowest_threshold
 from glm_dspy.readings.pick_confidence import DEFAULT_FILE, JUDGE, PICK, key, save_threshold
+from glm_dspy.optimize.fit_records import records_per_file
 
 Z = 1.645  # the picks kept are right at the target with one-sided 95% confidence (Wilson), not by luck of a few
 
@@ -49,12 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", type=float, default=0.9, help="the share of given picks to be right")
     parser.add_argument("--out", type=Path, default=DEFAULT_FILE)
     args = parser.parse_args(argv)
-    if len(args.records) < 2:
-        sys.exit("give the records of at least two graphs: a threshold fitted on one graph's questions fits that graph")
-    missing = [str(p) for p in args.records if not p.is_file()]
-    if missing:
-        sys.exit(f"no such file: {', '.join(missing)}")
-    per_file = {str(p): _rows(p) for p in args.records}
+    per_file = records_per_file(args.records, _rows)
     rows = [row for found in per_file.values() for row in found]
     if not rows:
         sys.exit("no record holds a pick with its probability: run bench.readings with --model on GLM's engine")

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from glm_dspy.readings.confidence import DEFAULT_FILE, FEATURES, fit
+from glm_dspy.optimize.fit_records import records_per_file
 
 
 def _rows(path: Path) -> list[tuple[dict, bool]]:
@@ -43,12 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--out", type=Path, default=DEFAULT_FILE)
     args = parser.parse_args(argv)
-    if len(args.records) < 2:
-        sys.exit("give the records of at least two graphs: a threshold fitted on one graph's questions fits that graph")
-    missing = [str(p) for p in args.records if not p.is_file()]
-    if missing:
-        sys.exit(f"no such file: {', '.join(missing)}")
-    per_file = {str(p): _rows(p) for p in args.records}
+    per_file = records_per_file(args.records, _rows)
     rows = [row for found in per_file.values() for row in found]
     model, report = fit(rows, l2=args.l2, target=args.target)
     model = type(model)(model.weights, model.bias, model.threshold,

@@ -27,6 +27,9 @@ SHOWN_VALUES = 5  # a reading's values in its words
 YES, NO = "yes", "no"
 
 
+GRAMMAR = reply_grammar(JudgeReading, field_rules={"fits": "fits"}, rules=[f"fits ::= {choice([YES, NO])}"])
+
+
 class ReadingJudge(dspy.Module):
     def __init__(self):
         super().__init__()
@@ -35,12 +38,11 @@ class ReadingJudge(dspy.Module):
     def forward(self, question: str, shown: list, log: StepLog) -> list[float | None]:
         """P(yes) of each of the first JUDGED of `shown` ((reading, values, query) each, best
         first), one call each; None where a call failed or the LM gives no logprobs."""
-        grammar = reply_grammar(JudgeReading, field_rules={"fits": "fits"}, rules=[f"fits ::= {choice([YES, NO])}"])
         yes = []
         for reading, values, _ in shown[:JUDGED]:
             said = f"{reading.words()} = {', '.join(values[:SHOWN_VALUES])}" + (" ..." if len(values) > SHOWN_VALUES else "")
             prediction, step = call_agent("judge", self.judge, question=question, reading=said, options=[YES, NO],
-                                          config=with_grammar(None, grammar))
+                                          config=with_grammar(None, GRAMMAR))
             probability = None if prediction is None else prediction.get("probability")
             if probability is not None:
                 probability = probability if str(prediction.fits).strip() == YES else 1.0 - probability
