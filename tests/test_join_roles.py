@@ -11,7 +11,7 @@ from glm_dspy.graphs.cypher.candidate import COUNT, Candidate, Hop, Start
 from glm_dspy.modules.discriminate import Discriminate
 from glm_dspy.modules.join_roles import asked_role, fronted, roles_against, said_as_verb, source_role
 from glm_dspy.modules.readings import LEVERS, Readings
-from glm_dspy.modules.relation_voice import object_words
+from glm_dspy.readings.relation_voice import object_words
 from glm_dspy.runs.steps import StepLog
 
 LANDAU = Start.named("laureate", "name", "Lev Landau", "l")

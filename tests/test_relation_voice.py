@@ -1,12 +1,13 @@
-"""glm_dspy/modules/relation_voice.py: a relation named by a verb and its preposition is read the
-way the question says it: a start right after the preposition is the relation's object."""
+"""glm_dspy/readings/relation_voice.py: a relation is read the way the question says it, by the
+part of speech its name is (a noun's owner, a verb's subject, object or agent, a verb's or a
+place's preposition)."""
 
 from __future__ import annotations
 
 import pytest
 
 from glm_dspy.graphs.cypher.candidate import Candidate, Hop, Start, prepositional, words_of
-from glm_dspy.modules.relation_voice import object_words, said_as_object, said_as_owner
+from glm_dspy.readings.relation_voice import object_words, said_as_object, said_as_owner
 from conftest import triples_db
 
 PAPER = frozenset({"dense", "matrix", "sketching"})
@@ -80,3 +81,71 @@ def test_a_first_hop_against_the_way_the_question_says_it_costs():
     backwards = Candidate(start, (Hop("mentor", False, "laureate"), Hop("birth_city", True, "city")), "name")
     assert not against_way(forwards, words, False) and against_way(backwards, words, False)
     assert against_way(forwards, words, True)  # a start said as the object: forwards goes against it
+
+
+VOICED = [  # (question, start, relation, at the target, at the source)
+    ("Who directed Inception?", {"inception"}, "DIRECTED", True, False),
+    ("Which films did Christopher Nolan direct?", {"christopher", "nolan"}, "DIRECTED", False, True),
+    ("Which films were directed by Christopher Nolan?", {"christopher", "nolan"}, "DIRECTED", False, True),
+    ("Was Inception directed by Nolan?", {"inception"}, "DIRECTED", True, False),
+    ("Who follows Ann Lee?", {"ann", "lee"}, "FOLLOWS", True, False),
+    ("who does ann lee follow", {"ann", "lee"}, "FOLLOWS", False, True),
+    ("What currency does Japan use?", {"japan"}, "USES_CURRENCY", False, True),
+    ("Which countries use the euro?", {"euro"}, "USES_CURRENCY", True, False),
+    ("Which cities are in France?", {"france"}, "IN_COUNTRY", True, False),
+    ("What is the country of Paris?", {"paris"}, "IN_COUNTRY", False, True),
+    ("What is the capital of Kenya?", {"kenya"}, "HAS_CAPITAL", False, True),
+    ("Where was Marie Curie born?", {"marie", "curie"}, "born_in", False, True),
+    ("Is Dense Matrix Sketching cited by many papers?", PAPER, "cited_by", False, True),
+    ("What are the borders of Kenya?", {"kenya"}, "BORDERS", False, False),  # a verb's name said as a noun
+    ("What language do people speak in Laos?", {"laos"}, "SPEAKS", False, False),  # "in Laos": where, not what
+    ("number of languages spoken in ireland", {"ireland"}, "SPEAKS", False, False),
+    ("Who did Jack Steinberger mentor?", {"jack", "steinberger"}, "mentor", False, False),  # join_roles' to read
+]
+
+
+@pytest.mark.parametrize("question, start, relation, target, source", VOICED)
+def test_a_relation_s_grammar_says_which_end_a_start_is(question, start, relation, target, source):
+    words = object_words(question)
+    assert said_as_object(words, frozenset(start), relation) is target
+    assert said_as_owner(words, frozenset(start), relation) is source
+
+
+def test_without_the_verbs_rules_only_a_noun_s_owner_and_a_verb_s_preposition_are_read():
+    said = [(said_as_object(object_words(q), frozenset(s), r, verbs=False),
+             said_as_owner(object_words(q), frozenset(s), r, verbs=False)) for q, s, r, *_ in VOICED]
+    assert said[0] == said[4] == said[6] == (False, False)  # a verb's ends are not read
+    assert said[10] == (False, True)  # a noun's owner is
+
+
+@pytest.fixture(scope="module")
+def follows(tmp_path_factory, embedder):
+    """A graph whose one relation is a verb: Ann Lee follows Bo Park and Cy Diaz; Dee Wu follows
+    Ann Lee."""
+    from glm_dspy.graph import open_graph
+
+    db = triples_db(tmp_path_factory.mktemp("follows"), "".join(f"{s}\t{r}\t{o}\n" for s, r, o in (
+        ("Ann Lee", "FOLLOWS", "Bo Park"), ("Ann Lee", "FOLLOWS", "Cy Diaz"), ("Dee Wu", "FOLLOWS", "Ann Lee"),
+        ("Eli Moss", "FOLLOWS", "Dee Wu"))))
+    with open_graph(db, embedder=embedder) as graph:
+        yield graph
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("Who follows Ann Lee?", {"Dee Wu"}),
+    ("Who does Ann Lee follow?", {"Bo Park", "Cy Diaz"})])
+def test_the_readings_take_a_verb_the_way_the_question_says_it(follows, question, answer):
+    from glm_dspy.modules.discriminate import Discriminate
+    from glm_dspy.runs.steps import StepLog
+
+    found = Discriminate(follows).answer(question, StepLog())
+    assert found is not None and set(found[0].split(", ")) == answer, found
+
+
+def test_without_the_verbs_rules_a_verb_is_read_one_way_whatever_is_asked(follows):
+    from glm_dspy.modules.discriminate import LEVERS, Discriminate
+    from glm_dspy.runs.steps import StepLog
+
+    off = Discriminate(follows, levers=LEVERS - {"verb-voice"})
+    found = [off.answer(q, StepLog()) for q in ("Who follows Ann Lee?", "Who does Ann Lee follow?")]
+    assert found[0] is None or found[1] is None or found[0][0] == found[1][0], found

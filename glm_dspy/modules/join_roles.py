@@ -14,7 +14,7 @@ them reads the relation's edge one way; the question's grammar says which way:
 A relation named by a verb in the active (`FOLLOWS`, `DIRECTED`; glm_dspy/readings/relation_grammar.py)
 has its subject at the source: each role these rules read turns (`_as_named`). Relations named by
 a verb and its preposition (`born_in`, `cited_by`) read "subject <relation> object" and are
-glm_dspy/modules/relation_voice.py's. Where the words say no role, none is
+glm_dspy/readings/relation_voice.py's. Where the words say no role, none is
 asked. Only the roles of named things are read: an asked thing's place ("Who did X mentor?")
 moves in a question and is not read here.
 """
@@ -24,12 +24,18 @@ from __future__ import annotations
 from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS
 from glm_dspy.graphs.cypher.candidate import PREPOSITIONS, Candidate, prepositional
 from glm_dspy.modules.question_facts import word_stem
-from glm_dspy.modules.relation_voice import GAP, said_as_owner
+from glm_dspy.readings.relation_voice import GAP, said_as_owner
 from glm_dspy.readings.relation_grammar import VERB, grammar
 
 ARTICLES = frozenset({"the", "a", "an"})
 NOUN_BEFORE = frozenset({"the", "a", "an", "s", "his", "her", "their", "its", "my", "your", "our"})  # "the mentor"
 OWNED_AFTER = frozenset({"of", "to", "for"})  # "the mentor of Y", "a mentor to Y"
+
+
+def owner(words: list[str], start: frozenset[str], relation: str) -> bool:
+    """A noun's owner only (relation_voice's rules for a noun): a verb's roles are turned by
+    `_as_named` from the rules read as for a noun."""
+    return said_as_owner(words, start, relation, verbs=False)
 
 
 def said_as_verb(words: list[str], subject: frozenset[str], object_: frozenset[str], relation: str,
@@ -69,9 +75,9 @@ def source_role(words: list[str], own: frozenset[str], other: frozenset[str], re
     name (word -> its stems). Only the words that tell the two apart are read ("Niels Bohr",
     "Aage N. Bohr": niels, aage, n)."""
     own, other = own - other, other - own
-    if said_as_owner(words, own, relation) or inverse and said_as_owner(words, other, inverse):
+    if owner(words, own, relation) or inverse and owner(words, other, inverse):
         return True
-    if said_as_owner(words, other, relation) or inverse and said_as_owner(words, own, inverse):
+    if owner(words, other, relation) or inverse and owner(words, own, inverse):
         return False
     if said_as_verb(words, own, other, relation, meant) or inverse and said_as_verb(words, other, own, inverse, meant):
         return False

@@ -9,7 +9,7 @@ from collections import Counter
 
 from glm_dspy.modules.question_facts import word_stem
 from glm_dspy.modules.join_roles import roles_against
-from glm_dspy.modules.relation_voice import said_as_object, said_as_owner
+from glm_dspy.readings.relation_voice import said_as_object, said_as_owner
 from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS
 from glm_dspy.graphs.cypher.condition import ABSENT
 from glm_dspy.graphs.cypher.value_index import stem
@@ -31,7 +31,8 @@ RANK_COST = 0.1  # of cosine, to a reading that does not rank where the question
 def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
              persons: frozenset[str] = frozenset(), named_back: frozenset[str] = frozenset(),
              words: list[str] | None = None, passive: dict[str, frozenset[str]] | None = None,
-             inverse: dict[str, str] | None = None, roles: dict[str, set[str]] | None = None) -> float:
+             inverse: dict[str, str] | None = None, roles: dict[str, set[str]] | None = None,
+             verbs: bool = True) -> float:
     """How a reading's path binds the question's words, in cosine units: each hop costs HOP_COST
     (of two readings alike in meaning, the shorter first) and each hop taken forwards whose
     relation the question says (as often as it says it; "mentored" says mentor) earns
@@ -45,7 +46,7 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
     THING_BONUS; an end read into every type its relation reaches earns UNION_BONUS, unless the
     question names the type it asks for (then that type alone fits best: "how many countries",
     not countries and institutions). Where the question (`words`) says a start as the object of
-    its first hop's relation ("cited by P": glm_dspy/modules/relation_voice.py), that hop is
+    its first hop's relation ("cited by P": glm_dspy/readings/relation_voice.py), that hop is
     said taken backwards, not forwards. A relation the question says in the passive with its
     agent after it (`passive`: the stems of those words -> the agent's words, "trained by the
     man who ...": mentor) is said by a hop taken backwards over it too: the path comes from the
@@ -60,7 +61,7 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
     (glm_dspy/modules/join_roles.py: "Did X mentor Y?" is Y's mentor X, "Who did X mentor?" X's
     students)."""
     hops = hops_of(c)
-    back = said_back(c, words)
+    back = said_back(c, words, verbs)
     passive, inverse = passive or {}, inverse or {}
 
     def saying(at: int, hop) -> str:  # hops_of(c) begins with c.hops: at 0 is the first hop
@@ -83,7 +84,7 @@ def path_fit(c: Candidate, said: Counter, thing: str | None, taught: Counter,
     asked_type = (thing is not None and stem(thing) in end_types) or bool(persons & set(answer_types(c)))
     return (- HOP_COST * len(hops) + RELATION_BONUS * relation_words + COVER_BONUS * len(c.bound)
             + THING_BONUS * asked_type + UNION_BONUS * bool(c.hops and c.hops[-1].also and thing is None)
-            - WAY_COST * (against_way(c, words, back) or agent_forwards(c, passive))
+            - WAY_COST * (against_way(c, words, back, verbs) or agent_forwards(c, passive))
             - ROLE_COST * (roles is not None and roles_against(c, words, passive, inverse, roles)))
 
 
@@ -98,21 +99,22 @@ def agent_forwards(c: Candidate, passive: dict[str, frozenset[str]]) -> bool:
     return bool(own) and all(s in passive and own & passive[s] for s in stems)
 
 
-def against_way(c: Candidate, words: list[str] | None, back: bool) -> bool:
+def against_way(c: Candidate, words: list[str] | None, back: bool, verbs: bool = True) -> bool:
     """Whether the reading's first hop goes against the way the question says its relation:
     forwards where the start is said as its object ("cited by P": `said_back`), backwards where
     the relation is said as the start's own ("the mentors of X", "X's mentor": `said_as_owner`)."""
     if not c.hops or words is None:
         return False
     first = c.hops[0]
-    return (back and first.outgoing) or (not first.outgoing and said_as_owner(words, c.start.bound, first.relation))
+    return (back and first.outgoing) \
+        or (not first.outgoing and said_as_owner(words, c.start.bound, first.relation, verbs))
 
 
-def said_back(c: Candidate, words: list[str] | None) -> bool:
+def said_back(c: Candidate, words: list[str] | None, verbs: bool = True) -> bool:
     """Whether the question (`words`) says the reading's start as the object of its first hop's
-    relation (glm_dspy/modules/relation_voice.py): the words that say that relation say it
+    relation (glm_dspy/readings/relation_voice.py): the words that say that relation say it
     taken backwards from there."""
-    return bool(c.hops) and words is not None and said_as_object(words, c.start.bound, c.hops[0].relation)
+    return bool(c.hops) and words is not None and said_as_object(words, c.start.bound, c.hops[0].relation, verbs)
 
 
 def _taken(c: Candidate, back: bool) -> Counter:
@@ -135,7 +137,7 @@ def hops_of(c: Candidate) -> tuple:
 
 
 def unsaid(c: Candidate, asked: set[str], taught: Counter, words: list[str] | None = None,
-           inverse: dict[str, str] | None = None) -> int:
+           inverse: dict[str, str] | None = None, verbs: bool = True) -> int:
     """How many of the question's schema words the reading leaves unbound: of `asked` (stems of
     the words of relation, type and feature names the question says, but for those its starts
     were bound from), those said neither by its relations, nor its node types, nor what it
@@ -144,7 +146,7 @@ def unsaid(c: Candidate, asked: set[str], taught: Counter, words: list[str] | No
     object of the first hop's relation (`said_back`), a first hop forwards does not say it."""
     hops = hops_of(c)
     starts = starts_of_reading(c)
-    back = said_back(c, words)
+    back = said_back(c, words, verbs)
     turned = back and c.hops[0].outgoing  # the first hop, forwards where the start is said as its object
     names = [hop.relation for at, hop in enumerate(hops) if not (turned and at == 0)] \
         + [(inverse or {}).get(hop.relation, "") for hop in hops if not hop.outgoing] \

@@ -25,7 +25,7 @@ from glm_dspy.modules.question_operators import (compared, count_bound, elided, 
 from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, bound_time_unsaid, compared_unsaid, fewer_types,
                                           is_stated, lacks, meets_unsaid, path_fit, repeated, returns_fit,
                                           starts_of_reading, unnamed_time, unsaid, unsaid_detour)
-from glm_dspy.modules.relation_voice import object_words
+from glm_dspy.readings.relation_voice import object_words
 from glm_dspy.modules.schema_words import SchemaWords
 from glm_dspy.modules.taught_words import mentions
 from glm_dspy.readings.question import read
@@ -99,9 +99,10 @@ def rank(question: str, found: list[Candidate], *, embed, vocabulary: SchemaWord
     paths = list(by_path)
     mentioned = mentions(question, taught)
     voiced = object_words(question) if "voice" in levers else None
+    verbs = "verb-voice" in levers  # the relation's grammar says the way of a verb's and a place's hop
     path_scores = embed(paths) @ asked_vector \
         + np.array([path_fit(by_path[p], said, thing, mentioned, persons, named, voiced, passive, inverse,
-                                roles=meant if "roles" in levers else None)
+                                roles=meant if "roles" in levers else None, verbs=verbs)
                     - misplaced(by_path[p])
                     for p in paths])
     kept = {paths[i] for i in np.argsort(-path_scores, kind="stable")[:PATHS]}
@@ -128,9 +129,9 @@ def rank(question: str, found: list[Candidate], *, embed, vocabulary: SchemaWord
              or equates(question) and "loops" in levers)
     scores = embed([c.words() for c in found]) @ asked_vector \
         + np.array([path_fit(c, said, thing, mentioned, persons, named, voiced, passive, inverse,
-                                roles=meant if "roles" in levers else None) + returns_fit(c, said)
+                                roles=meant if "roles" in levers else None, verbs=verbs) + returns_fit(c, said)
                     - UNSAID_COST * (unsaid(c, schema_words - denied if c.gap is not None else schema_words,
-                                            mentioned, voiced, inverse) + len(stated - c.bound)
+                                            mentioned, voiced, inverse, verbs) + len(stated - c.bound)
                                      + repeated(c, relation_said, relation_same, inverse)
                                      + fewer_types(c, said_types))
                     - UNSAID_COST * ("detour" in levers and unsaid_detour(c, said, mentioned))

@@ -74,7 +74,8 @@ LEVERS = frozenset({"ranked", "likened", "stated", "yes/no", "meets", "union", "
                     "compared", "persons", "meant", "order", "gate", "voice", "one", "repeated", "forms",
                     "detour", "which", "passive", "asked-end", "referred", "meet-order", "types",
                     "time-said", "absence", "gaps", "exists", "inverse", "unprobed", "roles",
-                    "type-paths", "answer-type", "compute", "confidence", "as-written", "superlative"})
+                    "type-paths", "answer-type", "compute", "confidence", "as-written", "superlative",
+                    "verb-voice"})
 
 
 class Readings:
