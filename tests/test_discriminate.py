@@ -372,3 +372,18 @@ def test_values_of_one_feature_said_together_are_read_as_any_of_them(nobel_graph
     assert found is not None and set(found[0].split(", ")) == expected and " IN [" in found[1]
     off = Discriminate(nobel_graph, levers=LEVERS - {"union"}).answer(question, StepLog())
     assert off is None or set(off[0].split(", ")) != expected
+
+
+def test_two_readings_of_the_same_things_in_another_row_order_are_one_answer():
+    """Kuzu returns unordered rows in any order: the readings shown, and the margin to the next
+    one, must not depend on it; an ordered reading's order is its answer."""
+    from glm_dspy.graphs.cypher.candidate import Candidate, Hop, Start
+    from glm_dspy.graphs.cypher.ranked import Key, Order
+    from glm_dspy.modules.discriminate import _answer_of
+
+    start = Start.named("country", "name", "Kenya", "c1")
+    plain = Candidate(start, (Hop("BORDERS", True, "country"),), "name")
+    first = Candidate(start, (Hop("BORDERS", True, "country"),), "name",
+                      order=Order(Key("a", 0, "country", "population"), True, number=True))
+    assert _answer_of(plain, ["Uganda", "Ethiopia"]) == _answer_of(plain, ["Ethiopia", "Uganda"])
+    assert _answer_of(first, ["Uganda", "Ethiopia"]) != _answer_of(first, ["Ethiopia", "Uganda"])

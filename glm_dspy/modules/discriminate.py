@@ -193,15 +193,16 @@ class Discriminate(dspy.Module):
                 chosen.append((reading, values, text))
             elif not offered:
                 values = _others(values, {name for type_name, name in named if type_name in answer_types(reading)})
-            if values and not (reading.returns == COUNT and values == ["0"]) and tuple(values) not in seen \
+            if values and not (reading.returns == COUNT and values == ["0"]) and _answer_of(reading, values) not in seen \
                     and not (_states(reading, self.graph.schema) and all(set(folded(v).split()) <= said for v in values)):
-                seen.add(tuple(values))
+                seen.add(_answer_of(reading, values))
                 kept.append((reading, values, text))
             if len(kept) == self.k:
                 break
         if "one" in self.levers and asks_one(question):
             kept = _one_first(kept)
-        shown = chosen[:1] + [shown for shown in kept if shown[1] != (chosen[0][1] if chosen else None)][: self.k - bool(chosen)]
+        first = _answer_of(*chosen[0][:2]) if chosen else None
+        shown = chosen[:1] + [shown for shown in kept if _answer_of(*shown[:2]) != first][: self.k - bool(chosen)]
         return shown, scores, scored[0][1] if scored else 0.0
 
     def answer(self, question: str, log: StepLog) -> tuple[str, str] | None:
@@ -439,6 +440,15 @@ def _what(read_as) -> str:
         return f"which of {read_as.offered[0]} and {read_as.offered[1]} is {read_as.compare}"
     return "an age" if read_as.asked == "age" else "a span of years"
 
+
+
+def _answer_of(reading: Candidate, values: list[str]) -> tuple[str, ...]:
+    """The answer a reading's values say: in their order where the reading orders its ends (a
+    first, a most), else as a set. Kuzu returns unordered rows in any order, so two readings of
+    the same things are one answer, whatever order each read them in."""
+    if reading.order is not None or reading.group is not None:
+        return tuple(values)
+    return tuple(sorted(values))
 
 def _others(values: list[str], named: set[str]) -> list[str]:
     """A list's values but the things the question names: "the co-authors of X on paper P" are
