@@ -58,6 +58,10 @@ LARGER_WORDS = frozenset({"large", "big", "high", "many", "much", "populous", "l
 SMALLER_WORDS = frozenset({"small", "little", "low", "few", "short", "less"})
 ORDINAL_DEGREE = frozenset({"first", "last"})  # ordinals that compare without a comparative form
 
+ARTICLES = frozenset({"a", "an", "the"})
+POSSESSIVES = frozenset({"s", "his", "her", "its", "their", "my", "your", "our"})  # "s": a possessive's "'s", split off
+AGENT = "by"  # "directed by X": the agent of a passive
+
 # words of closed classes, never a name alone (glm_dspy/readings/as_written.py)
 PRONOUNS_OF_THINGS = frozenset({"it", "its", "they", "them", "their", "his", "her", "he", "she", "him", "there"})
 CONNECTIVES = frozenset({"and", "not", "no", "nor", "but", "than", "then", "if", "whether"})

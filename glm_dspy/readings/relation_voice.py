@@ -35,8 +35,7 @@ from glm_dspy.readings.words import english_lemmas
 
 GAP = 3  # words between the relation's words and the start's name ("cited by the paper P": the, paper)
 OBJECT_WORDS = 2  # an object's name, or a type's noun and the name, right after the verb
-AGENT = "by"  # "directed by X": the agent of a passive
-NOUN_BEFORE = frozenset({"a", "an", "the", "s", "his", "her", "its", "their", "my", "your", "our"})  # "the borders", "its borders": a noun
+NOUN_BEFORE = lexicon.ARTICLES | lexicon.POSSESSIVES  # "the borders", "its borders": a noun
 
 
 def object_words(question: str) -> list[str]:
@@ -137,7 +136,7 @@ def _verbs(words: list[str], said: RelationGrammar):
         if i and words[i - 1] in NOUN_BEFORE:
             continue
         following = words[i + 1:i + 2 + GAP]
-        by = not said.passive and following[:1] == [AGENT]  # a passive's own "by" is its preposition
+        by = not said.passive and following[:1] == [lexicon.AGENT]  # a passive's own "by" is its preposition
         after = [w for w in following[by:] if w not in rest]
         yield i, words[max(0, i - GAP):i], after, by
 
