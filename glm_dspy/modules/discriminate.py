@@ -193,9 +193,10 @@ class Discriminate(dspy.Module):
                 chosen.append((reading, values, text))
             elif not offered:
                 values = _others(values, {name for type_name, name in named if type_name in answer_types(reading)})
-            if values and not (reading.returns == COUNT and values == ["0"]) and _answer_of(reading, values) not in seen \
+            answer = _answer_of(reading, values)
+            if values and not (reading.returns == COUNT and values == ["0"]) and answer not in seen \
                     and not (_states(reading, self.graph.schema) and all(set(folded(v).split()) <= said for v in values)):
-                seen.add(_answer_of(reading, values))
+                seen.add(answer)
                 kept.append((reading, values, text))
             if len(kept) == self.k:
                 break
@@ -441,7 +442,6 @@ def _what(read_as) -> str:
     return "an age" if read_as.asked == "age" else "a span of years"
 
 
-
 def _answer_of(reading: Candidate, values: list[str]) -> tuple[str, ...]:
     """The answer a reading's values say: in their order where the reading orders its ends (a
     first, a most), else as a set. Kuzu returns unordered rows in any order, so two readings of
@@ -449,6 +449,7 @@ def _answer_of(reading: Candidate, values: list[str]) -> tuple[str, ...]:
     if reading.order is not None or reading.group is not None:
         return tuple(values)
     return tuple(sorted(values))
+
 
 def _others(values: list[str], named: set[str]) -> list[str]:
     """A list's values but the things the question names: "the co-authors of X on paper P" are

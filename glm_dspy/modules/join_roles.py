@@ -25,10 +25,11 @@ from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS
 from glm_dspy.graphs.cypher.candidate import PREPOSITIONS, Candidate, prepositional
 from glm_dspy.modules.question_facts import word_stem
 from glm_dspy.readings.relation_voice import GAP, said_as_owner
+from glm_dspy.readings import lexicon
 from glm_dspy.readings.relation_grammar import VERB, grammar
 
-ARTICLES = frozenset({"the", "a", "an"})
-NOUN_BEFORE = frozenset({"the", "a", "an", "s", "his", "her", "their", "its", "my", "your", "our"})  # "the mentor"
+ARTICLES = lexicon.ARTICLES
+NOUN_BEFORE = lexicon.ARTICLES | lexicon.POSSESSIVES  # "the mentor", "his mentor"
 OWNED_AFTER = frozenset({"of", "to", "for"})  # "the mentor of Y", "a mentor to Y"
 
 

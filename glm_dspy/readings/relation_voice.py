@@ -46,8 +46,7 @@ def said_as_object(words: list[str], start_words: frozenset[str], relation: str,
     """Whether the question (`words`, `object_words`) puts a start bound from `start_words` at
     `relation`'s target: within GAP words after the relation's verb and preposition ("cited by
     P"), right after an active verb ("directed X", not "speak in X") or before its passive ("X was
-    directed by"), or
-    after a place's preposition ("the cities in X")."""
+    directed by"), or right after a place's preposition ("the cities in X")."""
     own = _own(start_words)
     if not own:
         return False
@@ -57,9 +56,9 @@ def said_as_object(words: list[str], start_words: frozenset[str], relation: str,
         return False
     said = grammar(relation)
     if said.kind == VERB and not said.passive:
-        return any(_near(own, before) if by else _near(own, _object(after)) for _, before, after, by in _verbs(words, said))
+        return any(_near(own, before) if by else _near(own, _object(after)) for before, after, by in _verbs(words, said))
     if said.kind == PLACE:
-        return any(word == said.preposition and _near(own, words[i + 1:i + 2 + GAP][:2])
+        return any(word == said.preposition and _near(own, words[i + 1:i + 1 + OBJECT_WORDS])
                    for i, word in enumerate(words))
     return False
 
@@ -75,8 +74,7 @@ def said_as_owner(words: list[str], start_words: frozenset[str], relation: str, 
         return False
     said = grammar(relation)
     if verbs and said.kind == VERB:
-        return any((_near(own, before) and not by) or (by and not said.passive and _near(own, after))
-                   for _, before, after, by in _verbs(words, said))
+        return any(_near(own, after) if by else _near(own, before) for before, after, by in _verbs(words, said))
     if prepositional(relation):
         return False
     parts = [word_stem(w) for w in (said.noun.split() if verbs else relation.lower().split("_"))
@@ -126,9 +124,9 @@ def _after_preposition(words: list[str], own: set[str], relation: str) -> bool:
 
 def _verbs(words: list[str], said: RelationGrammar):
     """Each place the question says the relation's verb as a verb (a form of its lemma not after
-    a determiner or possessive, which would make it a noun: "the borders of X"): (where, the GAP
-    words before it, the GAP words after it and what follows the verb's own, whether an agent's
-    "by" follows it)."""
+    an article or possessive, which would make it a noun: "the borders of X"): (the GAP words
+    before it; the GAP words after it, but for determiners and the words of the relation's name
+    after its verb; whether an agent's "by" follows it, of an active verb)."""
     rest = {w.lower() for w in said.rest} | lexicon.DETERMINERS
     for i, word in enumerate(words):
         if word != said.verb and said.verb not in english_lemmas(word).get("VERB", ()):
@@ -138,7 +136,7 @@ def _verbs(words: list[str], said: RelationGrammar):
         following = words[i + 1:i + 2 + GAP]
         by = not said.passive and following[:1] == [lexicon.AGENT]  # a passive's own "by" is its preposition
         after = [w for w in following[by:] if w not in rest]
-        yield i, words[max(0, i - GAP):i], after, by
+        yield words[max(0, i - GAP):i], after, by
 
 
 __all__ = ["GAP", "object_words", "said_as_object", "said_as_owner"]
