@@ -12,7 +12,7 @@ import pytest
 
 from glm_dspy.modules.discriminate import LEVERS, Discriminate
 from glm_dspy.modules.question_facts import word_stem
-from glm_dspy.modules.question_operators import compared, elided
+from glm_dspy.readings.question import read
 from glm_dspy.modules.reading_fit import compared_unsaid
 from glm_dspy.graphs.cypher import gate
 from glm_dspy.graphs.cypher.candidate import Hop, Start
@@ -66,33 +66,12 @@ def test_the_pairs_of_a_type_are_the_graphs_own(store):
         Compared(PRIZE, "year", "<", PRIZE, "birth_date")  # one path's values are not its own against another's
 
 
-@pytest.mark.parametrize("question, op", [
-    ("Which laureates won their prize before their mentor did?", "<"),
-    ("Which laureates were born after their mentor had died?", ">"),
-    ("Who was born in the same city as her mentor?", None),  # a loop on a node (graphs/cypher/loops.py)
-    ("Which laureates won before 1950?", None),  # a bound, not a comparison with their own
-    ("Which laureates were working in their birth city?", None),
-])
-def test_a_comparison_with_its_own_is_read_from_the_words(question, op):
-    assert compared(question) == op
-
-
 def test_a_question_that_compares_reads_its_ends_values(nobel_graph):
     question = "Which chemistry laureates were born after their mentor won a Nobel Prize?"
     on = Discriminate(nobel_graph).candidates(question)
     off = Discriminate(nobel_graph, levers=LEVERS - {"compared"}).candidates(question)
     assert any(isinstance(c.loop, Compared) and c.loop.op == ">" for c in on)
     assert not any(isinstance(c.loop, Compared) for c in off)
-
-
-@pytest.mark.parametrize("question, leaves_out", [
-    ("Which laureates won their prize before their own mentor did?", True),
-    ("Which physicists got the award earlier than their students were?", True),
-    ("Which laureates were born after their mentor died?", False),  # each side says its verb
-    ("Which laureates won before 1950?", False),
-])
-def test_a_comparison_that_leaves_out_its_verb_is_read_from_the_words(question, leaves_out):
-    assert elided(question) is leaves_out
 
 
 def _said(question):
@@ -106,14 +85,14 @@ def test_each_compared_time_must_be_said_and_a_left_out_verb_compares_one_value(
     birth_prize = replace(every, loop=Compared((), "birth_date", "<", MENTORS_PRIZE, "year", (True, False)))
     won = "Which laureates won their prize before their mentor did?"
     # "their prize" holds both years; nothing says a birth date, and the verb left out is one value
-    assert compared_unsaid(prize_years, _said(won), set(), elided(won)) == 0
-    assert compared_unsaid(births, _said(won), set(), elided(won)) == 1
-    assert compared_unsaid(birth_prize, _said(won), set(), elided(won)) == 2
+    assert compared_unsaid(prize_years, _said(won), set(), read(won).operators.elided) == 0
+    assert compared_unsaid(births, _said(won), set(), read(won).operators.elided) == 1
+    assert compared_unsaid(birth_prize, _said(won), set(), read(won).operators.elided) == 2
     born = "Which laureates were born before their mentor won a prize?"
     # "born" says a birth date only in meaning (`near`); each side says its own verb
-    assert compared_unsaid(birth_prize, _said(born), {"birth date"}, elided(born)) == 0
-    assert compared_unsaid(birth_prize, _said(born), set(), elided(born)) == 1
-    assert compared_unsaid(every, _said(born), set(), elided(born)) == 0  # no comparison, nothing to say
+    assert compared_unsaid(birth_prize, _said(born), {"birth date"}, read(born).operators.elided) == 0
+    assert compared_unsaid(birth_prize, _said(born), set(), read(born).operators.elided) == 1
+    assert compared_unsaid(every, _said(born), set(), read(born).operators.elided) == 0  # no comparison, nothing to say
 
 
 def test_a_word_and_its_plural_or_past_meet_the_same_name():

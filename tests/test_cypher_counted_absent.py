@@ -9,7 +9,8 @@ from functools import partial
 
 import pytest
 
-from glm_dspy.modules.question_operators import coordinated
+from glm_dspy.readings.operators import coordinated
+from glm_dspy.readings.question import read
 from glm_dspy.graphs.cypher import gate
 from glm_dspy.graphs.cypher.absent import END, START, absent_readings
 from glm_dspy.graphs.cypher.anchors import Anchor, starts_of
@@ -100,14 +101,14 @@ def test_values_of_one_feature_said_together_are_also_one_start_of_any_of_them(s
     question = "Which women won the physics or the chemistry prize?"
     said = [Anchor("prize", Condition("category", "=", c), c.lower()) for c in ("Physics", "Chemistry")]
     said.append(Anchor("laureate", Condition("gender", "=", "female"), "women"))
-    starts = starts_of(said, store, listed=partial(coordinated, question))
+    starts = starts_of(said, store, listed=partial(coordinated, read(question).words))
     union = next(c for t, c, words in starts if t == "prize" and len(c) == 1 and c[0].op == IN)
     assert union[0].values == ("Physics", "Chemistry") and union[0].words() == "category is one of Physics, Chemistry"
     bound = next(words for t, c, words in starts if c == union)
     assert bound == {"physics", "chemistry"}
     assert starts[0][1] == union  # it binds more of the question's values than either alone
     assert not any(c.op == IN for t, cs, _ in starts_of(said, store) for c in cs)
-    apart = partial(coordinated, "Which laureates born in physics were working in chemistry?")  # not one list
+    apart = partial(coordinated, read("Which laureates born in physics were working in chemistry?").words)  # not one list
     assert not any(c.op == IN for t, cs, _ in starts_of(said, store, listed=apart) for c in cs)
     with pytest.raises(AssertionError):
         Condition("category", "=", ("Physics",))

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from glm_dspy.modules.discriminate import LEVERS, Discriminate
-from glm_dspy.modules.question_operators import equates, refers_back
 from glm_dspy.runs.steps import StepLog
 from glm_dspy.graphs.cypher import gate
 from glm_dspy.graphs.cypher.candidate import Hop, Start
@@ -51,24 +50,6 @@ def test_the_loops_of_a_type_are_the_graphs_own(store):
     assert all(loop.first[-1].type_name == loop.second[-1].type_name for loop in loops)
     with pytest.raises(AssertionError):
         Loop(MENTOR, MENTOR)  # one path twice is no loop
-
-
-@pytest.mark.parametrize("question,refers", [
-    ("Which laureates were working in their birth city?", True), ("Who mentored his own son?", True),
-    ("Which laureates were born in Oxford?", False),
-])
-def test_a_reference_back_is_read_from_the_words(question, refers):
-    assert refers_back(question) is refers
-
-
-@pytest.mark.parametrize("question,same", [
-    ("Which authors publish with the same house as their editor?", True),
-    ("Who studied at the same school as his brother?", True),
-    ("Which films were released in the same year as Alien?", False),  # names its other end: no loop
-    ("Which laureates were working in their birth city?", False),  # a loop, but not one it demands
-])
-def test_sharing_with_its_own_is_read_from_the_words(question, same):
-    assert equates(question) is same
 
 
 def test_a_question_that_refers_back_reads_a_loop(nobel_graph):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from glm_dspy.modules.question_amounts import question_amounts
-from glm_dspy.modules.question_operators import count_bound
 
 
 @pytest.mark.parametrize("question, amounts", [
@@ -19,14 +18,6 @@ from glm_dspy.modules.question_operators import count_bound
     ("Which laureates won more than 2 prizes?", [])])
 def test_an_amount_is_a_bound_word_and_a_large_number(question, amounts):
     assert question_amounts(question) == amounts
-
-
-@pytest.mark.parametrize("question, bound", [
-    ("Which prizes were worth more than 250,000 kronor?", None),
-    ("Which prizes were worth more than two million kronor?", None),
-    ("Which institutions had laureates in more than one field?", (">", 1))])
-def test_an_amount_is_no_count_bound(question, bound):
-    assert count_bound(question) == bound
 
 
 def test_an_amount_bounds_a_number_feature_and_the_first_passing_it_is_read(nobel_graph):

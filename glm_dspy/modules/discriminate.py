@@ -42,7 +42,6 @@ from glm_dspy.lm.structured import with_grammar
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.confident_choice import ConfidentChoice
 from glm_dspy.modules.question_facts import YES_NO, alternatives, asked, asks_one
-from glm_dspy.modules.question_operators import arithmetic, count_bound, extreme, most
 from glm_dspy.modules.question_existential import PERSON, existential
 from glm_dspy.modules.reading_fit import answer_types, hops_of, is_stated, starts_of_reading, unrealized
 from glm_dspy.modules.readings import LEVERS, YES_NO_HOPS, Readings
@@ -352,10 +351,11 @@ class Discriminate(dspy.Module):
         of a choice between offered answers, which a plain reading reads."""
         if alternatives(question):
             return {}
-        return {"an average or a sum": arithmetic(question) is not None,
-                "a first or a last": extreme(question) is not None,
-                "the most or the fewest": most(question) is not None,
-                "a bound on a count": count_bound(question) is not None and "counted" in self.levers}
+        ops = read(question).operators
+        return {"an average or a sum": ops.arithmetic is not None,
+                "a first or a last": ops.extreme is not None,
+                "the most or the fewest": ops.most is not None,
+                "a bound on a count": ops.count_bound is not None and "counted" in self.levers}
 
     def _yes_no(self, question: str, log: StepLog) -> tuple[str, str] | None:
         """A yes/no question asks whether the things it states meet: a path of one start only

@@ -10,7 +10,7 @@ Two ways English says it:
   "deceased" (a death); a closed class of words, listed in STATES;
 - a negation before the event's words: "no death date", "without a spouse", "never married",
   "not yet published". A yes/no question's "not" asks no absence ("Did X not ...?" is still yes
-  or no: `question_operators.negated`), so a negation is read only outside those.
+  or no: `Operators.negated`, glm_dspy/readings/operators.py), so a negation is read only outside those.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The quantities a question says its values pass: "reach one million" (>= 1,000,000), "more
 than 250,000", "under 2.5 million"; read as a number feature's bound (graphs/cypher/anchors.py),
 as "since 2020" bounds a year. A small bare number ("more than one field") is a count's bound
-(question_operators.count_bound), not an amount."""
+(glm_dspy/readings/operators.py `count_bound`), not an amount."""
 
 from __future__ import annotations
 

@@ -13,7 +13,8 @@ import numpy as np
 
 from glm_dspy.modules.question_absence import absences
 from glm_dspy.modules.question_facts import word_stem
-from glm_dspy.modules.question_operators import coordinated, negated, operator_words
+from glm_dspy.readings.operators import coordinated
+from glm_dspy.readings.question import read
 from glm_dspy.modules.question_values import question_values
 from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS, Anchor, anchors, starts_of
 from glm_dspy.graphs.cypher.condition import ABSENT, PRESENT, Condition
@@ -44,12 +45,12 @@ def question_starts(graph, values: ValueIndex, question: str, embed, *, union: b
             starts.append(Start.named(type_name, feature, name, node_id))
             bound.add(folded(name))
     found = anchors(values, store, question_values(question), exclude=bound,
-                    types=frozenset(stem(t) for t in graph.schema.node_types), operators=operator_words(question))
+                    types=frozenset(stem(t) for t in graph.schema.node_types), operators=read(question).operators.words)
     if likened:
         found += likened_values(values, question, found, bound, embed)
     if absence:
         found += absent_values(values, graph.schema, question, embed)
-    listed = functools.partial(coordinated, question) if union else None
+    listed = functools.partial(coordinated, read(question).words) if union else None
     return longest(starts + [Start.anchored(type_name, conditions, words)
                              for type_name, conditions, words in starts_of(found, store, listed=listed)], graph.schema)
 
@@ -104,7 +105,7 @@ def absent_values(values: ValueIndex, schema, question: str, embed) -> list[Anch
     else the one its words are within EVENT_LIKENESS of (the embedder's cosine), nearer to it
     than to the type's other features by EVENT_MARGIN. Each is a start: the nodes that lack it
     (hold it, where the event happened)."""
-    said = absences(question, negations=negated(question))
+    said = absences(question, negations=read(question).operators.negated)
     if not said or not values.partial:
         return []
     found = []

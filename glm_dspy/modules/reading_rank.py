@@ -20,8 +20,6 @@ from glm_dspy.graphs.cypher.candidate import Candidate
 from glm_dspy.modules.meant_words import meant_by_word, near_names, open_words
 from glm_dspy.modules.question_absence import absences
 from glm_dspy.modules.question_facts import asked_span, passive_words, referred_words, word_stem
-from glm_dspy.modules.question_operators import (compared, count_bound, elided, equates, extreme, meets_in_time, most,
-                                                 negated, same_words)
 from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, bound_time_unsaid, compared_unsaid, fewer_types,
                                           is_stated, lacks, meets_unsaid, path_fit, repeated, returns_fit,
                                           starts_of_reading, unnamed_time, unsaid, unsaid_detour)
@@ -71,10 +69,11 @@ def rank(question: str, found: list[Candidate], *, embed, vocabulary: SchemaWord
     named = vocabulary.named_back
     inverse = vocabulary.inverse_names if "inverse" in levers else {}
 
-    ellipsis = elided(question)
+    ops = read(question).operators
+    ellipsis = ops.elided
 
     named_after = {}  # a named start's words -> (what the words after its name say, the names they may say)
-    if "meet-order" in levers and meets_in_time(question):
+    if "meet-order" in levers and ops.meets_in_time:
         every = said_at(question, meant, taught)
         lowered = re.findall(r"[a-z]+", question.lower())
         for c in found:
@@ -110,23 +109,23 @@ def rank(question: str, found: list[Candidate], *, embed, vocabulary: SchemaWord
     schema_words = vocabulary.stems & set(said) - {word_stem(w) for w in taught}
     # a gap's years are those the start is not in: the words of the event denied ("not awarded") say it
     denied = schema_words & {word_stem(w) for a in absences(question) for w in a.event} \
-        if negated(question) else set()
+        if ops.negated else set()
     relation_said = Counter({w: n for w, n in said.items() if w in vocabulary.relation_only}
                             if "repeated" in levers else {})
     if "referred" in levers:  # "... Who did the mentor share it with?": the mentor named before
         relation_said -= Counter(word_stem(w) for _, w in referred_words(question))
-    relation_same = Counter(word_stem(w) for w in same_words(question))
+    relation_same = Counter(word_stem(w) for w in ops.same_words)
     said_types = Counter({t: n for t in vocabulary.schema.node_types
                           if (n := min(literal[word_stem(w)] for w in t.split("_") if w)) > 1}
                          if "types" in levers else {})
     stated = frozenset().union(*(s.bound for c in found for s in starts_of_reading(c) if is_stated(s))) \
         if "stated" in levers else frozenset()
     superlative = "superlative" in levers and read(question).ranked is not None  # by a number, or the most shared
-    ranks = (extreme(question) is not None, most(question) is not None or superlative,
-             count_bound(question) is not None and "counted" in levers,
-             negated(question) and "absent" in levers,
-             compared(question) is not None and "compared" in levers
-             or equates(question) and "loops" in levers)
+    ranks = (ops.extreme is not None, ops.most is not None or superlative,
+             ops.count_bound is not None and "counted" in levers,
+             ops.negated and "absent" in levers,
+             ops.compared is not None and "compared" in levers
+             or ops.equates and "loops" in levers)
     scores = embed([c.words() for c in found]) @ asked_vector \
         + np.array([path_fit(c, said, thing, mentioned, persons, named, voiced, passive, inverse,
                                 roles=meant if "roles" in levers else None, verbs=verbs) + returns_fit(c, said)

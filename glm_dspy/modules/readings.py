@@ -53,8 +53,6 @@ from glm_dspy.modules.embedding_cache import EmbeddingCache
 from glm_dspy.modules.person_types import person_types
 from glm_dspy.modules.question_facts import COUNT as COUNT_ASKED
 from glm_dspy.modules.question_facts import NAME, YES_NO, asked, asked_words, asks_person, fits
-from glm_dspy.modules.question_operators import (compared, compares, count_bound, equates, extreme, meets_in_time, most,
-                                                 negated, refers_back)
 from glm_dspy.modules.question_starts import question_starts
 from glm_dspy.modules.question_values import question_values
 from glm_dspy.modules.reading_fit import answer_types, is_stated
@@ -128,7 +126,8 @@ class Readings:
         starts = self.starts(question)
         paths = {start: paths_from(store, start, max_hops=self.max_hops, inverses=self._inverses) for start in starts}
         found = [c for start in starts for c in readings_of(schema, start, paths[start])]
-        if compares(question):
+        ops = read(question).operators
+        if ops.says_same:
             found += [c for start in starts if start.is_named for c in same_value_candidates(schema, start)]
         # a yes/no question's join is its meaning, read or not: the nearest says yes or no
         yes_no = "unprobed" in self.levers and asked(question) == YES_NO
@@ -137,11 +136,11 @@ class Readings:
             for second in starts[i + 1:]:
                 short = [self._join_paths(s, paths[s], yes_no) for s in (first, second)]
                 found += joined_candidates(store, schema, first, short[0], second, short[1], **unprobed)
-        if "meets" in self.levers and meets_in_time(question):
+        if "meets" in self.levers and ops.meets_in_time:
             named = [(s, paths[s]) for s in starts if s.is_named]
             targets = [(s, paths[s]) for s in starts if not s.is_named and is_stated(s)] + self._type_starts()
             found += value_meet_readings(schema, self._timed, named, targets, readings_of)
-        last, most_of = extreme(question), most(question)
+        last, most_of = ops.extreme, ops.most
         read_as = read(question)
         by_number = read_as.ranked if "superlative" in self.levers else None
         # "the biggest city": a number of a city, where the noun it ranks names a type
@@ -155,7 +154,10 @@ class Readings:
         if (last is not None or most_of is not None or by_number is not None) and "ranked" in self.levers:
             found += ranked_readings(schema, self._values, found, descending=last, most=most_of, by_number=by_number,
                                      key_types=ranked_types)
-        kind, bound = asked(question), count_bound(question)
+        kind, bound = asked(question), ops.count_bound
+        noun = read(question).noun
+        if kind == NAME and noun in self.schema_nouns.features and noun not in self.schema_nouns.types:
+            kind = None  # "Which country code do I dial?": a feature's value (calling_codes), not a node's name
         said = {stem(w) for w in question_values(question).words}
         thing = self._thing(question)
         if bound is not None and "counted" in self.levers:
@@ -163,15 +165,15 @@ class Readings:
             if last is not None and kind != COUNT_ASKED:  # "the last to win it alone": ordered among those counted
                 counted += ordered_counted(found + counted)
             found += counted
-        if negated(question) and "absent" in self.levers:
+        if ops.negated and "absent" in self.levers:
             found += absent_readings(schema, self._values, found + self._every(thing), kind == COUNT_ASKED)
-        if refers_back(question) and "loops" in self.levers:
+        if ops.refers_back and "loops" in self.levers:
             found += self._looped(found + self._every(thing), thing)
-        if (op := compared(question)) is not None and "compared" in self.levers:
+        if (op := ops.compared) is not None and "compared" in self.levers:
             found += self._looped(found + self._every(thing), thing, op)
-        if equates(question) and "compared" in self.levers:  # "the same first name as their co-laureate"
+        if ops.equates and "compared" in self.levers:  # "the same first name as their co-laureate"
             found += self._looped(found + self._every(thing), thing, "=")
-        if negated(question) and "gaps" in self.levers:  # "between 1901 and 2022 ... not awarded": years
+        if ops.negated and "gaps" in self.levers:  # "between 1901 and 2022 ... not awarded": years
             found += gap_readings(self._values.years, found, kind == COUNT_ASKED)
         things = {thing} if thing is not None else set()
         if thing is not None and "which" in self.levers:  # "which institutions ...": the institutions, by name

@@ -25,7 +25,10 @@ AGE_NOUNS = frozenset({"age"})
 GREETINGS = frozenset({"hey", "hi", "hello", "ok", "okay", "so", "um", "uh", "please", "quick", "question"})
 ASKING_AUX = frozenset({"can", "could", "would", "will"})
 TELLING_VERBS = frozenset({"tell", "let", "show", "give", "inform", "name", "list", "specify", "identify",
-                           "provide", "say", "share", "find", "know", "remind"})
+                           "provide", "say", "share", "find", "know", "remind", "count"})
+# a clause these open, with no auxiliary after, leads the main question: "When X won, was Y alive?"
+RELATIVES = frozenset({"that", "which", "who", "whom", "whose", "where", "when"})  # "compounds that are ..."
+SUBORDINATORS = frozenset({"when", "after", "before", "once", "while", "whenever"})
 KNOWING_VERBS = frozenset({"know", "wonder", "remember", "recall"})  # "do you know", "I wonder"
 WANTING_VERBS = frozenset({"want", "like", "need", "wish"})  # "I'd like to know"
 PRONOUNS = frozenset({"you", "me", "us", "i", "we"})
@@ -68,5 +71,33 @@ CONNECTIVES = frozenset({"and", "not", "no", "nor", "but", "than", "then", "if",
 CLOSED_CLASS = (PERSON_WH | PLACE_WH | TIME_WH | CHOOSING_WH | {HOW} | QUANTITY_AFTER_HOW | GREETINGS | ASKING_AUX
                 | PRONOUNS | PRONOUNS_OF_THINGS | INDEFINITE | NUMBER_WORDS | DETERMINERS | AUXILIARIES
                 | PREPOSITIONS | CONNECTIVES | {CHOICE})
+
+# what a question asks to do with the values it reads (glm_dspy/readings/operators.py)
+FIRST_WORDS = frozenset({"first", "initial"})  # the first of an order; also a superlative of EARLIER_WORDS
+LAST_WORDS = frozenset({"last", "final"})  # the last of an order; also a superlative of LATER_WORDS
+NAME_NOUNS = frozenset({"name"})  # "first name": a value, no order
+AVERAGE_WORDS = frozenset({"average", "median"})
+MEAN = "mean"  # "the mean age"; not "what does X mean"
+SUM_WORDS = frozenset({"sum", "combined", "altogether", "total"})
+COUNT_NOUNS = frozenset({"number", "count"})  # "the total number of": a count, not a sum
+FEWEST_WORDS = frozenset({"fewest", "least"})
+RECENTLY = frozenset({"recently", "lately"})  # "most recently": the last; adverbs lemminflect does not relate to "recent"
+AT = "at"  # "at most 3", "at least 2": a bound, not an order
+SHARED_COUNT_WORDS = frozenset({"large", "great"})  # "the largest number of": the most
+SMALL = "small"  # "the smallest number of": the fewest
+SEVERAL_WORDS = frozenset({"multiple", "twice"})  # "more than once" too: at least two
+ALONE_WORDS = frozenset({"alone", "unshared", "undivided"})  # "single-handedly", "on her own" too: exactly one
+SCALES = frozenset({"thousand", "million", "billion"})  # "two million": an amount, not a count's bound
+DISTINCT_WORDS = frozenset({"different", "distinct", "separate"})  # "two different countries": at least two
+NEGATIONS = frozenset({"no", "not", "never", "none", "nobody", "without", "n't"})
+YES_NO_OPENINGS = frozenset({"is", "was", "were", "are", "did", "does", "do", "has", "have", "had", "can", "could"})
+LISTING = frozenset({"and", "or", "nor"})  # "as well as" too; "&" and "/" are no words
+REFERRING_BACK = frozenset({"their", "his", "her", "its"})
+SAME = "same"
+BEFORE_PHRASES = (("before",), ("earlier", "than"), ("prior", "to"), ("sooner", "than"), ("ahead", "of"))
+AFTER_PHRASES = (("after",), ("later", "than"))
+ELIDED_VERBS = frozenset({"did", "does", "do", "was", "were", "is", "are", "had", "has", "have"})
+TIME_PREPOSITIONS = frozenset({"in", "on", "during", "of"})  # "in the year X won", "on the same day as"
+COUNTING_PHRASES = (("how", "many"), ("how", "often"), ("number", "of"), ("count", "of"))
 
 __all__ = [name for name in dir() if name.isupper()]

@@ -16,16 +16,19 @@ won, who won ...?" asks "who".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from dataclasses import dataclass, field
 
 from lemminflect import getAllLemmas
 
 import glm_dspy.readings.lexicon as en
+from glm_dspy.readings.operators import Operators, operators
 from glm_dspy.readings.words import Word, english_lemmas, words_of
 
 # the kinds of value a question asks for
 PERSON, PLACE, TIME, YEAR, MONTH, DECADE, DATE = "person", "place", "time", "year", "month", "decade", "date"
 AGE, SPAN, COUNT, NUMBER, YES_NO, CHOICE, THING = "age", "span", "count", "number", "yes/no", "choice", "thing"
+NAME = "name"  # of `Question.kind`: a name, never a time or a number ("who", "where", "which country")
 TIMES = frozenset({TIME, YEAR, MONTH, DECADE, DATE})  # a time, of a unit or any
 DURATIONS = frozenset({AGE, SPAN})  # a difference of two times
 EARLIER, LATER, LARGER, SMALLER = "earlier", "later", "larger", "smaller"  # which of two, by a value
@@ -40,7 +43,7 @@ class Ranked:
     that end and the `top` of them from there; `said` is the lemma of the adjective that says the
     value ("populous", "large"), `noun` that of the noun naming what is ranked, where it says one
     ("the biggest city": city; "the most employees": employee). Which value it is, is the readings' to say. A superlative of
-    time ("the oldest", "the most recent") is an order in time, not this (question_operators.extreme)."""
+    time ("the oldest", "the most recent") is an order in time, not this (`Operators.extreme`)."""
     larger: bool
     said: str
     nth: int = 1
@@ -60,6 +63,21 @@ class Question:
     offered: tuple[str, str] | None = None  # the two things a question offers ("X or Y"), as written
     main: tuple[int, int] = (0, 0)  # the main question's words, words[main[0]:main[1]]
     ranked: "Ranked | None" = None  # a superlative of a value: "the most populous", "the three biggest"
+    operators: Operators = field(default_factory=Operators)  # what to do with the values read (operators.py)
+    chosen: bool = False  # the thing asked is named right after "which"/"what" ("which currency"), a kind of node
+
+    @property
+    def kind(self) -> str | None:
+        """What a reading's values must be to answer, coarsely: COUNT, DATE (any time: a date or a
+        year), YES_NO, NAME (a person, a place, a thing "which <noun>" chooses: a name, unless the
+        noun names a feature, "which country code": glm_dspy/modules/readings.py), or
+        None where that is not so plain (an age, a span, a number, a choice offered, "what is the
+        <noun> of", which may be a number: the schema's nouns say, answer_type.py)."""
+        if self.asked in TIMES:
+            return DATE
+        if self.asked in (PERSON, PLACE) or self.asked == THING and self.chosen:
+            return NAME
+        return self.asked if self.asked in (COUNT, YES_NO) else None
 
     @property
     def asks_time(self) -> bool:
@@ -70,7 +88,9 @@ class Question:
         return self.asked in DURATIONS
 
 
+@functools.lru_cache(maxsize=4096)
 def read(question: str) -> Question:
+    """What `question` asks (module doc); read once a text, kept for the text's next reader."""
     words = words_of(question)
     start, end = _main_clause(words)
     main = words[start:end]
@@ -80,7 +100,16 @@ def read(question: str) -> Question:
     if asked == YES_NO and offered is not None:
         asked = CHOICE
     ranked = _ranked(words) if offered is None else None  # of two offered, a comparison (`_compare`)
-    return Question(question, words, asked, noun, unit, compare, offered, (start, end), ranked)
+    return Question(question, words, asked, noun, unit, compare, offered, (start, end), ranked, operators(words),
+                    _chooses(main))
+
+
+def _chooses(main: tuple[Word, ...]) -> bool:
+    """Whether "which"/"what" opens the clause with the noun of the thing asked right after it
+    ("Which currency ...", "In what city ..."), not a verb ("What is ...")."""
+    at = _past_prepositions(main, 0, len(main))
+    return at + 1 < len(main) and main[at].text in en.CHOOSING_WH and main[at + 1].text.isalpha() \
+        and main[at + 1].text not in en.AUXILIARIES and not main[at + 1].is_(en.POSSESSING)
 
 
 def _main_clause(words: tuple[Word, ...]) -> tuple[int, int]:
@@ -93,11 +122,29 @@ def _main_clause(words: tuple[Word, ...]) -> tuple[int, int]:
             if i > begin:
                 clauses.append((begin, i))
             begin = i + 1
-    for begin, end in clauses:
+    for n, (begin, end) in enumerate(clauses):
         first = _past_request(words, begin)
-        if first < end and _opens_question(words, first, end):
+        if first < end and (first > begin or n == 0 and at > 0):  # what a request asks: "Can you tell me the ..."
             return first, end
-    return clauses[0] if clauses else (at, len(words))
+        if first < end and _opens_question(words, first, end) \
+                and not (_subordinate(words, first, end) and n + 1 < len(clauses)):
+            return first, end
+    # none opens as a question does: from the first question word on ("X collaborated with how many ...")
+    # ("when", "where", "who" inside a clause are mostly relative: "affiliated with when receiving")
+    return next(((begin if all(w.text in en.CLAUSE_MARKS for w in words[i + 1:end]) else i, end)  # "X is what?"
+                 for begin, end in clauses for i in range(begin, end) if words[i].text in en.CHOOSING_WH | {en.HOW}),
+                clauses[0] if clauses else (at, len(words)))
+
+
+def _asking(word: Word) -> bool:
+    return word.text in en.PERSON_WH | en.PLACE_WH | en.TIME_WH | en.CHOOSING_WH | {en.HOW}
+
+
+def _subordinate(words: tuple[Word, ...], at: int, end: int) -> bool:
+    """Whether the clause at `at` leads another ("When X won his prize, was his mentor alive?"):
+    it opens with a subordinating word and no auxiliary follows ("When was X born, and where?"
+    asks when)."""
+    return words[at].text in en.SUBORDINATORS and at + 1 < end and words[at + 1].text not in en.AUXILIARIES
 
 
 def _past_request(words: tuple[Word, ...], at: int) -> int:
@@ -107,7 +154,9 @@ def _past_request(words: tuple[Word, ...], at: int) -> int:
     texts = [w.text for w in words[at:at + 6]]
     if len(texts) >= 3 and texts[0] in en.ASKING_AUX and texts[1] == "you":
         i = 2 + (texts[2] == "please")
-        if i < len(texts) and words[at + i].is_(en.TELLING_VERBS):
+        # a telling verb, or a word English does not know before "me" or "us" (a typo: "teell me")
+        if i < len(texts) and (words[at + i].is_(en.TELLING_VERBS) or not english_lemmas(texts[i])
+                               and texts[i + 1:i + 2] in (["me"], ["us"])):
             i += 1
             while i < len(texts) and texts[i] in en.PRONOUNS | {"about", "know"}:
                 i += 1
@@ -127,12 +176,13 @@ def _past_request(words: tuple[Word, ...], at: int) -> int:
 
 
 def _opens_question(words: tuple[Word, ...], at: int, end: int) -> bool:
-    at = _past_prepositions(words, at, end)
-    if at >= end:
+    past = _past_prepositions(words, at, end)
+    if past >= end:
         return False
+    if past > at:  # after a preposition only a question word asks: "In which year ...", not "To be ..."
+        return _asking(words[past])
     text = words[at].text
-    return text in en.PERSON_WH | en.PLACE_WH | en.TIME_WH | en.CHOOSING_WH | {en.HOW} | en.AUXILIARIES \
-        or text in en.IMPERATIVES or text in ("if", "whether")
+    return _asking(words[at]) or text in en.AUXILIARIES or text in en.IMPERATIVES or text in ("if", "whether")
 
 
 def _past_prepositions(words: tuple[Word, ...], at: int, end: int) -> int:
@@ -142,7 +192,24 @@ def _past_prepositions(words: tuple[Word, ...], at: int, end: int) -> int:
 
 
 def _asked(main: tuple[Word, ...]) -> tuple[str | None, str | None, str | None]:
-    """(kind, noun, unit) the main clause asks for."""
+    """(kind, noun, unit) the main clause asks for: as it opens (`_opening`); a thing that is a
+    number of others ("What is the number of X?", "the count of X") asks how many of them; a
+    clause that opens as no question does, but says "how many" ("X is divided into how many
+    provinces?"), asks how many."""
+    kind, noun, unit = _opening(main)
+    at = next((i for i, w in enumerate(main[:-1]) if w.is_(en.COUNT_NOUNS) and main[i + 1].text == "of"), None)
+    if at is not None and (kind is None or kind == THING and (noun in en.COUNT_NOUNS or at and main[at - 1].is_({noun}))):
+        return COUNT, _noun(main[at + 2:]), None  # "the number of X", "the total count of X"
+    if kind in (None, YES_NO):  # "... has been judged in how many courts?"
+        how = next((i for i, w in enumerate(main[:-1]) if w.text == en.HOW and main[i + 1].text in en.QUANTITY_AFTER_HOW),
+                   None)
+        if how is not None:
+            return _opening(main[how:])
+    return kind, noun, unit
+
+
+def _opening(main: tuple[Word, ...]) -> tuple[str | None, str | None, str | None]:
+    """(kind, noun, unit) the words that open the clause ask for."""
     at = _past_prepositions(main, 0, len(main))
     if at >= len(main):
         return None, None, None
@@ -216,12 +283,16 @@ def _noun(words: tuple[Word, ...], adjacent: bool = False, owner: bool = False) 
             return _noun(words[k + 2:], adjacent=True)  # "What is that country's capital?": the capital
         if word.text in en.PRONOUNS:  # "which US state" (us): not the noun
             continue
+        if k > i and word.text in en.RELATIVES:  # "compounds that are ...": a clause of its own
+            break
         if word.text in en.AUXILIARIES:  # "Which country code do I dial?": a compound's head is its last noun
             return nouns[-1] if nouns else None
         if word.text in en.PREPOSITIONS or not word.text.isalpha():
             break
-        if word.degree or word.text in en.ORDINAL_DEGREE or word.text in en.NUMBER_WORDS or word.text.isdigit():
-            continue  # "which came first", "the three biggest cities": not the noun
+        heads = k + 1 < len(words) and words[k + 1].text == "of" and word.text in english_lemmas(word.text).get("NOUN", ())
+        if (word.degree or word.text in en.ORDINAL_DEGREE) and not heads \
+                or word.text in en.NUMBER_WORDS or word.text.isdigit():
+            continue  # "which came first", "the three biggest cities": not the noun; "the number of" is one
         noun = _noun_lemma(word)
         if noun is not None:
             nouns.append(noun)
@@ -320,5 +391,5 @@ def _compare(main: tuple[Word, ...]) -> str | None:
     return None
 
 
-__all__ = ["Question", "Ranked", "read", "PERSON", "PLACE", "TIME", "YEAR", "MONTH", "DECADE", "DATE", "AGE", "SPAN", "COUNT",
+__all__ = ["Question", "Ranked", "read", "NAME", "PERSON", "PLACE", "TIME", "YEAR", "MONTH", "DECADE", "DATE", "AGE", "SPAN", "COUNT",
            "NUMBER", "YES_NO", "CHOICE", "THING", "TIMES", "DURATIONS", "EARLIER", "LATER", "LARGER", "SMALLER"]

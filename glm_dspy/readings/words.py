@@ -13,8 +13,10 @@ from dataclasses import dataclass
 
 from lemminflect import getAllLemmas, getInflection
 
-# a possessive's "'s" is a word of its own; a sentence's end (. ! ?) and , ; : are marks
-_WORD = re.compile(r"['’]s\b|[^\W_]+|[,;:?!]|\.(?!\d)", re.UNICODE)
+# a possessive's "'s" and a negation's "n't" are words of their own ("didn't": did, n't); a number
+# with its separators is one word ("250,000", "2.5"); a sentence's end (. ! ?) and , ; : are marks
+_WORD = re.compile(r"['’]s\b|\d+(?:[.,]\d+)*(?![^\W_])|[^\W_]+(?=n['’]t\b)|n['’]t\b|[^\W_]+|[,;:?!]|\.(?!\d)",
+                   re.UNICODE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +26,12 @@ class Word:
     end: int
     lemmas: frozenset[str]  # every lemma lemminflect knows for it, and the word itself
     degree: str | None  # "comparative" ("older"), "superlative" ("oldest"), else None
+    before: str = ""  # what stands between it and the word before, but spaces: "-", '"', "&", "/", ...
+
+    @property
+    def joined(self) -> bool:
+        """Joined to the word before by a hyphen: a compound's part ("buy-after-viewing")."""
+        return self.before == "-"
 
     def is_(self, words: frozenset[str] | set[str] | str) -> bool:
         """Whether one of its lemmas is `words` (one word or a set of them)."""
@@ -36,7 +44,8 @@ def words_of(text: str) -> tuple[Word, ...]:
     for match in _WORD.finditer(text):
         word = match.group(0).lower().replace("’", "'")
         lemmas, degree = _lemmas(word)
-        found.append(Word(word, match.start(), match.end(), lemmas, degree))
+        before = "".join(text[found[-1].end if found else 0:match.start()].split())
+        found.append(Word(word, match.start(), match.end(), lemmas, degree, before))
     return tuple(found)
 
 
@@ -66,4 +75,17 @@ def _all_lemmas(word: str) -> dict[str, tuple[str, ...]]:
     return dict(getAllLemmas(word)) if word.isalpha() else {}
 
 
-__all__ = ["Word", "english_lemmas", "words_of"]
+def word_stem(word: str) -> str:
+    """A word without its plural or verb ending, to meet a relation's or feature's name
+    ("mentored", "mentors" -> mentor; "cities" -> city; "born" stays), and without a last
+    silent "e", so a word whose ending kept or swallowed it meets its own name ("laureates" and
+    "laureate", "shared" and "share", "boxes" and "box" -> laureat, shar, box)."""
+    word = word.lower()
+    for ending, instead in (("ies", "y"), ("ied", "y"), ("ing", ""), ("ed", ""), ("s", "")):
+        if len(word) > len(ending) + 2 and word.endswith(ending) and not word.endswith("ss"):
+            word = word[: -len(ending)] + instead
+            break
+    return word[:-1] if len(word) > 3 and word.endswith("e") and not word.endswith("ee") else word
+
+
+__all__ = ["Word", "english_lemmas", "word_stem", "words_of"]

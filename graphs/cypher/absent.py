@@ -9,7 +9,7 @@ node of a type, the nodes from which it reaches nothing ("the laureates who had 
     start: MATCH (a:T) WHERE NOT EXISTS { MATCH path-from-a } RETURN DISTINCT a.name
 
 Which path a question negates is the readings' ranking's to say; that it negates is the
-question's (glm_dspy/modules/question_operators.py `negated`).
+question's (glm_dspy/readings/operators.py `negated`).
 """
 
 from __future__ import annotations

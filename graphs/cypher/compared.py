@@ -14,7 +14,7 @@ a date and a year compare; "=" holds one feature's value at both ends (a time by
 the second end is another node than x.
 Which two values a question means is the readings' ranking's to say; that it compares what it
 asks about with its own ("before their mentor") is the question's
-(glm_dspy/modules/question_operators.py `compared`). The pairs are the graph's own: values at the
+(glm_dspy/readings/operators.py `compared`). The pairs are the graph's own: values at the
 end of two different paths of at most MAX_LOOP_HOPS hops (one may be none: the end's own value),
 each pair checked with one query for some node that holds it.
 """

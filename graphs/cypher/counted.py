@@ -14,7 +14,7 @@ laureate): the kept keys are collected, and the order's path runs again among th
 What is counted is the path's end nodes, or their values of a categorical feature or of a
 year; which node is counted by is any node of one type on the path before its end but a named
 start (one node: nothing to count by). Which of these a question means is the readings'
-ranking's to say; the bound (op, n) is the question's (glm_dspy/modules/question_operators.py
+ranking's to say; the bound (op, n) is the question's (glm_dspy/readings/operators.py
 `count_bound`), never guessed here.
 """
 

@@ -6,7 +6,7 @@ a prize with their mentor".
     MATCH path-to-x, (x)-first->(l), (x)-second->(l) [WHERE l <> x] RETURN DISTINCT x.name
 
 Which two paths a question means is the readings' ranking's to say; that it refers back to what
-it asks about ("their", "his", "her") is the question's (glm_dspy/modules/question_operators.py
+it asks about ("their", "his", "her") is the question's (glm_dspy/readings/operators.py
 `refers_back`). The pairs are the graph's own: two paths of at most MAX_LOOP_HOPS hops from a
 node type that end at one type and, for some node, at one node (one query each).
 """
