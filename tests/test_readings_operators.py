@@ -46,7 +46,7 @@ def test_a_first_or_a_last_is_read_from_the_words(question, last):
     ("Which laureate had a mentor as a rival?", (">=", 1)),
     ("Which prizes did one laureate win alone?", ("=", 1)), ("Who won it on her own?", ("=", 1)),
     ("Who won it single-handedly?", ("=", 1)), ("Who had a mentor as old as Bohr?", None),
-    # an amount is no count's bound (glm_dspy/modules/question_amounts.py)
+    # an amount is no count's bound (glm_dspy/readings/amounts.py)
     ("Which prizes were worth more than 250,000 kronor?", None),
     ("Which prizes were worth more than two million kronor?", None),
     ("Across Russia's cities of 100,000 or more, how many time zones appear?", None),

@@ -100,4 +100,14 @@ ELIDED_VERBS = frozenset({"did", "does", "do", "was", "were", "is", "are", "had"
 TIME_PREPOSITIONS = frozenset({"in", "on", "during", "of"})  # "in the year X won", "on the same day as"
 COUNTING_PHRASES = (("how", "many"), ("how", "often"), ("number", "of"), ("count", "of"))
 
+# the values a question states (glm_dspy/readings/values.py, amounts.py)
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")  # also by their first three letters: "jun", "jun."
+YEAR_BOUNDS = {"since": ">=", "after": ">", "before": "<", "until": "<=", "till": "<="}  # "prior to" too: "<"
+# a quantity the values pass: "more than 250,000", "reach one million", "under 2.5 million"
+AMOUNT_PHRASES = ((("at", "least"), ">="), (("at", "most"), "<="), (("more", "than"), ">"), (("less", "than"), "<"),
+                  (("fewer", "than"), "<"), (("over",), ">"), (("above",), ">"), (("below",), "<"), (("under",), "<"))
+AMOUNT_VERBS = {"reach": ">=", "exceed": ">"}  # by lemma: "reached", "exceeds"
+SCALE_VALUES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+
 __all__ = [name for name in dir() if name.isupper()]

@@ -155,7 +155,7 @@ def _count_bound(words: tuple[Word, ...]) -> tuple[str, int] | None:
     """The bound on how many: "more than one" (">", 1), "two different countries", "at least 2"
     (">=", 2), "multiple", "twice", "more than once" (">=", 2), "alone", "on her own" ("=", 1), a
     question that ends on something had ("... also had a mentor?": (">=", 1)); None. A number
-    before "thousand", "million" is an amount, not a bound (glm_dspy/modules/question_amounts.py)."""
+    before "thousand", "million" is an amount, not a bound (glm_dspy/readings/amounts.py)."""
     texts = tuple(w.text for w in words)
     for before, after, op in _BOUNDS:
         for i, t in enumerate(texts):

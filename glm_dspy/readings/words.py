@@ -26,7 +26,23 @@ class Word:
     end: int
     lemmas: frozenset[str]  # every lemma lemminflect knows for it, and the word itself
     degree: str | None  # "comparative" ("older"), "superlative" ("oldest"), else None
-    before: str = ""  # what stands between it and the word before, but spaces: "-", '"', "&", "/", ...
+    gap: str = ""  # what stands between it and the word before, as written: " ", "-", " (", "'" ...
+    written: str = ""  # as written, its case kept ("Joliot"): a value is matched as the graph writes it
+
+    @property
+    def before(self) -> str:
+        """The signs between it and the word before, but spaces: "-", '"', "&", "/", ..."""
+        return "".join(self.gap.split())
+
+    @property
+    def spaced(self) -> bool:
+        """Whether a space stands between it and the word before ("O'Brien", "Joliot-Curie": none)."""
+        return self.gap != self.before
+
+    @property
+    def clings(self) -> bool:
+        """Whether a sign stands right before it, no space between ("-19" of "COVID-19", ".15")."""
+        return bool(self.gap) and not self.gap[-1].isspace()
 
     @property
     def joined(self) -> bool:
@@ -44,8 +60,8 @@ def words_of(text: str) -> tuple[Word, ...]:
     for match in _WORD.finditer(text):
         word = match.group(0).lower().replace("’", "'")
         lemmas, degree = _lemmas(word)
-        before = "".join(text[found[-1].end if found else 0:match.start()].split())
-        found.append(Word(word, match.start(), match.end(), lemmas, degree, before))
+        gap = text[found[-1].end:match.start()] if found else " "  # the first word: as if after a space
+        found.append(Word(word, match.start(), match.end(), lemmas, degree, gap, match.group(0)))
     return tuple(found)
 
 

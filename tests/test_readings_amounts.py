@@ -6,18 +6,19 @@ from __future__ import annotations
 
 import pytest
 
-from glm_dspy.modules.question_amounts import question_amounts
+from glm_dspy.readings.amounts import amounts
+from glm_dspy.readings.question import read
 
 
-@pytest.mark.parametrize("question, amounts", [
+@pytest.mark.parametrize("question, found", [
     ("When did the prize money first reach one million kronor?", [(">=", 1_000_000)]),
     ("Which prizes were worth more than 250,000 kronor?", [(">", 250_000)]),
     ("Which grants were under 2.5 million dollars?", [("<", 2_500_000)]),
     ("Which papers have over 1,000 citations?", [(">", 1_000)]),
     ("Which institutions had laureates in more than one field?", []),  # a count's bound
     ("Which laureates won more than 2 prizes?", [])])
-def test_an_amount_is_a_bound_word_and_a_large_number(question, amounts):
-    assert question_amounts(question) == amounts
+def test_an_amount_is_a_bound_word_and_a_large_number(question, found):
+    assert amounts(read(question).words) == found and amounts(read(question.lower()).words) == found
 
 
 def test_an_amount_bounds_a_number_feature_and_the_first_passing_it_is_read(nobel_graph):
