@@ -1,5 +1,5 @@
 """A value a question says its things lack or hold ("still alive": no death date; "deceased"):
-read from the question's words (glm_dspy/modules/question_absence.py), bound to a feature some
+read from the question's words (glm_dspy/readings/absence.py), bound to a feature some
 nodes of a type lack (question_starts.absent_values), and answered by a start of the nodes that
 lack it; on the real Nobel graph, checked against the rows the graph itself holds (no LLM)."""
 
@@ -9,8 +9,9 @@ import pytest
 
 from glm_dspy.modules.discriminate import Discriminate
 from glm_dspy.modules.embedding_cache import EmbeddingCache
-from glm_dspy.modules.question_absence import absences
-from glm_dspy.modules.question_existential import PERSON, THING, existential
+from glm_dspy.readings import absence as _absence
+from glm_dspy.readings import existential as _existential
+from glm_dspy.readings.existential import PERSON, THING
 from glm_dspy.modules.question_facts import asked
 from glm_dspy.readings.question import read
 from glm_dspy.modules.question_starts import absent_values
@@ -21,6 +22,14 @@ from glm_dspy.graphs.cypher.condition import ABSENT, PRESENT, Condition
 from glm_dspy.graphs.cypher.value_index import ValueIndex
 from glm_dspy.graphs.cypher.candidate import Start
 from glm_dspy.graphs.cypher.printer import print_expression
+
+
+def absences(question, negations=True):
+    return _absence.absences(read(question), negations)
+
+
+def existential(question):
+    return _existential.existential(read(question))
 
 
 @pytest.mark.parametrize("question, said, event, happened", [

@@ -42,7 +42,7 @@ from glm_dspy.lm.structured import with_grammar
 from glm_dspy.modules.calls import call_agent
 from glm_dspy.modules.confident_choice import ConfidentChoice
 from glm_dspy.modules.question_facts import YES_NO, alternatives, asked, asks_one
-from glm_dspy.modules.question_existential import PERSON, existential
+from glm_dspy.readings.existential import PERSON, existential
 from glm_dspy.modules.reading_fit import answer_types, hops_of, is_stated, starts_of_reading, unrealized
 from glm_dspy.modules.readings import LEVERS, YES_NO_HOPS, Readings
 from glm_dspy.modules.relation_words import RelationWords
@@ -376,7 +376,7 @@ class Discriminate(dspy.Module):
             log.add(Step("graph", output="no reading joins " + " and ".join(s.said for s in starts)))
             return "no", ""
         named = [s for s in starts if s.is_named]
-        if len(starts) == 1 and named and "exists" in self.levers and (wanted := existential(question)):
+        if len(starts) == 1 and named and "exists" in self.levers and (wanted := existential(read(question))):
             return self._exists(question, named[0], wanted, log)
         return None
 

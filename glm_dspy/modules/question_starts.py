@@ -11,7 +11,7 @@ import functools
 
 import numpy as np
 
-from glm_dspy.modules.question_absence import absences
+from glm_dspy.readings.absence import absences
 from glm_dspy.modules.question_facts import word_stem
 from glm_dspy.readings.operators import coordinated
 from glm_dspy.readings.question import read
@@ -98,14 +98,14 @@ def likened_values(values: ValueIndex, question: str, found: list[Anchor], bound
 
 
 def absent_values(values: ValueIndex, schema, question: str, embed) -> list[Anchor]:
-    """The features the question says its things lack or hold (question_absence.absences:
+    """The features the question says its things lack or hold (glm_dspy/readings/absence.py `absences`:
     "still alive" is no death, "never married" no marriage): of the features some nodes of a
     type hold and others lack (`values.partial`), the one whose own word the event's words say
     (a word of its name no other feature of its type has: "death" of death date, not "date"),
     else the one its words are within EVENT_LIKENESS of (the embedder's cosine), nearer to it
     than to the type's other features by EVENT_MARGIN. Each is a start: the nodes that lack it
     (hold it, where the event happened)."""
-    said = absences(question, negations=read(question).operators.negated)
+    said = absences(read(question), negations=read(question).operators.negated)
     if not said or not values.partial:
         return []
     found = []

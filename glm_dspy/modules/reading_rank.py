@@ -18,7 +18,7 @@ import numpy as np
 
 from glm_dspy.graphs.cypher.candidate import Candidate
 from glm_dspy.modules.meant_words import meant_by_word, near_names, open_words
-from glm_dspy.modules.question_absence import absences
+from glm_dspy.readings.absence import absences
 from glm_dspy.modules.question_facts import asked_span, passive_words, referred_words, word_stem
 from glm_dspy.modules.reading_fit import (RANK_COST, UNSAID_COST, bound_time_unsaid, compared_unsaid, fewer_types,
                                           is_stated, lacks, meets_unsaid, path_fit, repeated, returns_fit,
@@ -108,7 +108,7 @@ def rank(question: str, found: list[Candidate], *, embed, vocabulary: SchemaWord
     found = [c for c in found if c.path_words() in kept]
     schema_words = vocabulary.stems & set(said) - {word_stem(w) for w in taught}
     # a gap's years are those the start is not in: the words of the event denied ("not awarded") say it
-    denied = schema_words & {word_stem(w) for a in absences(question) for w in a.event} \
+    denied = schema_words & {word_stem(w) for a in absences(read(question)) for w in a.event} \
         if ops.negated else set()
     relation_said = Counter({w: n for w, n in said.items() if w in vocabulary.relation_only}
                             if "repeated" in levers else {})

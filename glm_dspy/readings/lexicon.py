@@ -110,4 +110,18 @@ AMOUNT_PHRASES = ((("at", "least"), ">="), (("at", "most"), "<="), (("more", "th
 AMOUNT_VERBS = {"reach": ">=", "exceed": ">"}  # by lemma: "reached", "exceeds"
 SCALE_VALUES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 
+# what a question says has not happened, or has (glm_dspy/readings/absence.py)
+DEATH_WORDS = ("death", "died", "die")
+# a state -> (the words of the event that ends or begins it, whether the event happened)
+STATES = {"alive": (DEATH_WORDS, False), "living": (DEATH_WORDS, False), "surviving": (DEATH_WORDS, False),
+          "dead": (DEATH_WORDS, True), "deceased": (DEATH_WORDS, True)}
+STILL = "still"
+PLACING = frozenset({"in", "at", "on", "with", "by", "under", "from", "near"})  # "living in Paris": where, no state
+HAVING_NO = frozenset({"has", "have", "had", "with"})  # "has no death date", "with no spouse"
+NEGATION_FILLERS = frozenset({"been", "being", "be", "ever", "yet", "got", "gotten", "any", "a", "an", "the"})
+# whether something exists for the thing named: "Did X share it with anyone?" (glm_dspy/readings/existential.py)
+SOMEONE = frozenset({"anyone", "anybody", "someone", "somebody"})  # "any one" too
+SOMETHING = frozenset({"anything", "something"})
+ANY = "any"
+
 __all__ = [name for name in dir() if name.isupper()]

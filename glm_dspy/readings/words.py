@@ -47,7 +47,7 @@ class Word:
     @property
     def joined(self) -> bool:
         """Joined to the word before by a hyphen: a compound's part ("buy-after-viewing")."""
-        return self.before == "-"
+        return self.gap == "-"
 
     def is_(self, words: frozenset[str] | set[str] | str) -> bool:
         """Whether one of its lemmas is `words` (one word or a set of them)."""
