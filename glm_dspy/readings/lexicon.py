@@ -81,7 +81,8 @@ MEAN = "mean"  # "the mean age"; not "what does X mean"
 SUM_WORDS = frozenset({"sum", "combined", "altogether", "total"})
 COUNT_NOUNS = frozenset({"number", "count"})  # "the total number of": a count, not a sum
 FEWEST_WORDS = frozenset({"fewest", "least"})
-RECENTLY = frozenset({"recently", "lately"})  # "most recently": the last; adverbs lemminflect does not relate to "recent"
+# "most recently": the last; adverbs lemminflect does not relate to "recent"
+RECENTLY = frozenset({"recently", "lately"})
 AT = "at"  # "at most 3", "at least 2": a bound, not an order
 SHARED_COUNT_WORDS = frozenset({"large", "great"})  # "the largest number of": the most
 SMALL = "small"  # "the smallest number of": the fewest

@@ -49,7 +49,8 @@ def _asked_at(question: Question) -> tuple[int, int] | None:
         if at is None or at >= len(words) or not _plain(words[at]):
             continue
         end = at
-        while end < len(words) and end - at < ASKED_WORDS and _plain(words[end]) and (end == at or not words[end].before):
+        while end < len(words) and end - at < ASKED_WORDS and _plain(words[end]) \
+                and (end == at or not words[end].before):
             end += 1
             if end < len(words) and words[end].text == "'s":  # the owner is the thing asked
                 break

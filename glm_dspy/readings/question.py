@@ -198,11 +198,12 @@ def _asked(main: tuple[Word, ...]) -> tuple[str | None, str | None, str | None]:
     provinces?"), asks how many."""
     kind, noun, unit = _opening(main)
     at = next((i for i, w in enumerate(main[:-1]) if w.is_(en.COUNT_NOUNS) and main[i + 1].text == "of"), None)
-    if at is not None and (kind is None or kind == THING and (noun in en.COUNT_NOUNS or at and main[at - 1].is_({noun}))):
+    counted = kind == THING and (noun in en.COUNT_NOUNS or at and main[at - 1].is_({noun}))  # "the total count of"
+    if at is not None and (kind is None or counted):
         return COUNT, _noun(main[at + 2:]), None  # "the number of X", "the total count of X"
     if kind in (None, YES_NO):  # "... has been judged in how many courts?"
-        how = next((i for i, w in enumerate(main[:-1]) if w.text == en.HOW and main[i + 1].text in en.QUANTITY_AFTER_HOW),
-                   None)
+        how = next((i for i, w in enumerate(main[:-1])
+                    if w.text == en.HOW and main[i + 1].text in en.QUANTITY_AFTER_HOW), None)
         if how is not None:
             return _opening(main[how:])
     return kind, noun, unit
@@ -289,7 +290,8 @@ def _noun(words: tuple[Word, ...], adjacent: bool = False, owner: bool = False) 
             return nouns[-1] if nouns else None
         if word.text in en.PREPOSITIONS or not word.text.isalpha():
             break
-        heads = k + 1 < len(words) and words[k + 1].text == "of" and word.text in english_lemmas(word.text).get("NOUN", ())
+        heads = k + 1 < len(words) and words[k + 1].text == "of" \
+            and word.text in english_lemmas(word.text).get("NOUN", ())
         if (word.degree or word.text in en.ORDINAL_DEGREE) and not heads \
                 or word.text in en.NUMBER_WORDS or word.text.isdigit():
             continue  # "which came first", "the three biggest cities": not the noun; "the number of" is one
@@ -391,5 +393,6 @@ def _compare(main: tuple[Word, ...]) -> str | None:
     return None
 
 
-__all__ = ["Question", "Ranked", "read", "NAME", "PERSON", "PLACE", "TIME", "YEAR", "MONTH", "DECADE", "DATE", "AGE", "SPAN", "COUNT",
-           "NUMBER", "YES_NO", "CHOICE", "THING", "TIMES", "DURATIONS", "EARLIER", "LATER", "LARGER", "SMALLER"]
+__all__ = ["Question", "Ranked", "read", "NAME", "PERSON", "PLACE", "TIME", "YEAR", "MONTH", "DECADE", "DATE", "AGE",
+           "SPAN", "COUNT", "NUMBER", "YES_NO", "CHOICE", "THING", "TIMES", "DURATIONS", "EARLIER", "LATER", "LARGER",
+           "SMALLER"]

@@ -26,7 +26,8 @@ def values(question: Question) -> QuestionValues:
     """What a stored value may equal in the question (module doc)."""
     words = question.words
     said = _value_words(words)
-    phrases = [" ".join(said[i:j]) for i in range(len(said)) for j in range(i + 1, min(len(said), i + MAX_PHRASE_WORDS) + 1)]
+    phrases = [" ".join(said[i:j]) for i in range(len(said))
+               for j in range(i + 1, min(len(said), i + MAX_PHRASE_WORDS) + 1)]
     dated, dates = _dates(words)
     ranges, ranged = _ranges(words, dated)
     in_range = {year for pair in ranges for year in pair}
