@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from glm_dspy.modules.discriminate import LEVERS, Discriminate
-from glm_dspy.modules.question_facts import word_stem
+from glm_dspy.readings.words import word_stem
 from glm_dspy.readings.question import read
 from glm_dspy.modules.reading_fit import compared_unsaid
 from glm_dspy.graphs.cypher import gate

@@ -7,7 +7,7 @@ import pytest
 
 from glm_dspy.modules.embedding_cache import EmbeddingCache
 from glm_dspy.modules.meant_words import meant_words, open_words, schema_names
-from glm_dspy.modules.question_facts import word_stem
+from glm_dspy.readings.words import word_stem
 
 NAMES = ["birth city", "birth date", "death date", "mentor", "student", "prize", "institution", "gender", "year",
          "amount", "name", "laureate", "city", "country"]

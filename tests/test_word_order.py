@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from glm_dspy.graphs.cypher.candidate import Hop
-from glm_dspy.modules.question_facts import word_stem
+from glm_dspy.readings.words import word_stem
 from glm_dspy.modules.word_order import order_misses, said_at
 
 MENTOR = Hop("mentor", True, "laureate")

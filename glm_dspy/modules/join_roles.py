@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS
 from glm_dspy.graphs.cypher.candidate import PREPOSITIONS, Candidate, prepositional
-from glm_dspy.modules.question_facts import word_stem
+from glm_dspy.readings.words import word_stem
 from glm_dspy.readings.relation_voice import GAP, said_as_owner
 from glm_dspy.readings import lexicon
 from glm_dspy.readings.relation_grammar import VERB, grammar

@@ -19,7 +19,7 @@ import numpy as np
 from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS
 from glm_dspy.graphs.cypher.ranked import DECADE, MONTH, YEAR
 from glm_dspy.graphs.triples import INVERSE_PREFIX
-from glm_dspy.modules.question_facts import word_stem
+from glm_dspy.readings.words import word_stem
 
 MEANT_MIN = 0.5  # cosine of a word and the schema name it says (MiniLM: "trained"-mentor 0.52, "worked"-prize 0.35)
 MEANT_MARGIN = 0.08  # ... over the next nearest name ("born": birth city 0.58, birth date 0.56: neither)

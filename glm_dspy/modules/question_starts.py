@@ -12,7 +12,7 @@ import functools
 import numpy as np
 
 from glm_dspy.readings.absence import absences
-from glm_dspy.modules.question_facts import word_stem
+from glm_dspy.readings.words import word_stem
 from glm_dspy.readings.operators import coordinated
 from glm_dspy.readings.question import read
 from glm_dspy.modules.question_values import question_values

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from glm_dspy.modules.question_facts import word_stem
+from glm_dspy.readings.words import word_stem
 from glm_dspy.modules.join_roles import roles_against
 from glm_dspy.readings.relation_voice import said_as_object, said_as_owner
 from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS
 from glm_dspy.graphs.triples import INVERSE_PREFIX
 from glm_dspy.modules.meant_words import schema_names
-from glm_dspy.modules.question_facts import word_stem
+from glm_dspy.readings.words import word_stem
 from glm_dspy.modules.reading_fit import named_back
 
 _INVERSE_WORD = word_stem(INVERSE_PREFIX.rstrip("_"))

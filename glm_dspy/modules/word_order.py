@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS
-from glm_dspy.modules.question_facts import word_stem
+from glm_dspy.readings.words import word_stem
 
 ORDER_COST = 0.06  # of cosine, per hop said nearer the start than a hop before it
 POSSESSIVE = "s"  # "'s", as the question's words are read

@@ -28,7 +28,7 @@ import re
 
 from glm_dspy.graphs.cypher.anchors import FUNCTION_WORDS
 from glm_dspy.graphs.cypher.candidate import prepositional
-from glm_dspy.modules.question_facts import word_stem
+from glm_dspy.readings.words import word_stem
 from glm_dspy.readings import lexicon
 from glm_dspy.readings.relation_grammar import PLACE, VERB, RelationGrammar, grammar
 from glm_dspy.readings.words import english_lemmas
