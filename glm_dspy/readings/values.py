@@ -102,29 +102,32 @@ def _dates(words: tuple[Word, ...]) -> tuple[set[int], list[str]]:
                                               and words[i + k].before == "-" for k in (1, 2)):
             iso.append(f"{w.text}-{words[i + 1].text}-{words[i + 2].text}")
             used.update(range(i, i + 3))
-    for i, w in enumerate(words):  # day month year
-        day = _day(w)
-        if day is None or i in used:
-            continue
-        j = i + 1 + (i + 1 < n and words[i + 1].text == "of")
-        month = _month(words[j]) if j < n else None
-        if month is None:
-            continue
-        k = _skip(words, _skip(words, j + 1, (".",)), (",",))
-        if k < n and _digits(words[k], 4) and _plain(words, i, k):
-            spoken.append(f"{words[k].text}-{month:02d}-{day:02d}")
-            used.update(range(i, k + 1))
-    for i, w in enumerate(words):  # month day year
-        month = _month(w)
-        if month is None or i in used:
-            continue
-        j = _skip(words, i + 1, (".",))
-        day = _day(words[j]) if j < n else None
-        k = _skip(words, j + 1, (",",))
-        if day is not None and k < n and _digits(words[k], 4) and _plain(words, i, k):
-            spoken.append(f"{words[k].text}-{month:02d}-{day:02d}")
-            used.update(range(i, k + 1))
+    for reader in (_day_month_year, _month_day_year):  # every "25 June 1864", then every "June 25, 1864"
+        for i in range(n):
+            found = None if i in used else reader(words, i)
+            if found is not None:
+                day, month, k = found
+                spoken.append(f"{words[k].text}-{month:02d}-{day:02d}")
+                used.update(range(i, k + 1))
     return used, list(dict.fromkeys(iso + spoken))
+
+
+def _day_month_year(words: tuple[Word, ...], i: int) -> tuple[int, int, int] | None:
+    """(day, month, where the year stands) of "25 June 1864", "25th of June, 1864" at `i`."""
+    n, day = len(words), _day(words[i])
+    j = i + 1 + (i + 1 < n and words[i + 1].text == "of")
+    month = _month(words[j]) if day is not None and j < n else None
+    k = _skip(words, _skip(words, j + 1, (".",)), (",",))
+    return (day, month, k) if month is not None and k < n and _digits(words[k], 4) and _plain(words, i, k) else None
+
+
+def _month_day_year(words: tuple[Word, ...], i: int) -> tuple[int, int, int] | None:
+    """(day, month, where the year stands) of "June 25, 1864", "Jun. 25 1864" at `i`."""
+    n, month = len(words), _month(words[i])
+    j = _skip(words, i + 1, (".",))
+    day = _day(words[j]) if month is not None and j < n else None
+    k = _skip(words, j + 1, (",",))
+    return (day, month, k) if day is not None and k < n and _digits(words[k], 4) and _plain(words, i, k) else None
 
 
 def _plain(words: tuple[Word, ...], i: int, k: int) -> bool:
