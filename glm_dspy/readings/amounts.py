@@ -13,8 +13,7 @@ from __future__ import annotations
 import glm_dspy.readings.lexicon as en
 from glm_dspy.readings.words import Word
 
-_SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-          "ten": 10}  # of lexicon.CARDINALS, those an amount is written with ("two million")
+_SMALL = en.SMALL_NUMBERS  # those an amount is written with ("two million")
 
 
 def amounts(words: list[Word] | tuple[Word, ...]) -> list[tuple[str, int]]:

@@ -37,6 +37,7 @@ INDEFINITE = frozenset({"a", "an"})
 CARDINALS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
              "ten": 10, "dozen": 12}
 NUMBER_WORDS = frozenset(CARDINALS)
+SMALL_NUMBERS = {word: n for word, n in CARDINALS.items() if n <= 10}  # "two million", "more than two": not "dozen"
 # an ordinal before a superlative counts from that end: "the second-largest", "the third most populous"
 ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
             "tenth": 10}
@@ -124,5 +125,12 @@ NEGATION_FILLERS = frozenset({"been", "being", "be", "ever", "yet", "got", "gott
 SOMEONE = frozenset({"anyone", "anybody", "someone", "somebody"})  # "any one" too
 SOMETHING = frozenset({"anything", "something"})
 ANY = "any"
+
+# the phrases paths are weighed by (glm_dspy/readings/phrases.py)
+COPULAS = frozenset({"is", "was", "are", "were"})
+SINGULAR_VERBS = frozenset({"was", "is", "has", "does"})  # "What year was P published?": one value
+LEADING_PREPOSITIONS = frozenset({"in", "on", "at", "from", "for", "of", "by"})  # "In which city is X based?"
+OFFER_PREFIXES = frozenset({"a", "an", "the", "in", "on", "at", "by", "for", "from", "of"})  # "... or in Warsaw?"
+REFERRING = frozenset({"the", "that", "this", "those", "these"})  # "... the mentor": one named before
 
 __all__ = [name for name in dir() if name.isupper()]

@@ -175,9 +175,9 @@ def _count_bound(words: tuple[Word, ...]) -> tuple[str, int] | None:
 
 def _small_number(texts: tuple[str, ...], i: int) -> int | None:
     t = texts[i]
-    if not (t.isdigit() or t in en.CARDINALS and t != "dozen") or i + 1 < len(texts) and texts[i + 1] in en.SCALES:
+    if not (t.isdigit() or t in en.SMALL_NUMBERS) or i + 1 < len(texts) and texts[i + 1] in en.SCALES:
         return None
-    return int(t) if t.isdigit() else en.CARDINALS[t]
+    return int(t) if t.isdigit() else en.SMALL_NUMBERS[t]
 
 
 def _ends_on_had(texts: tuple[str, ...]) -> bool:

@@ -20,11 +20,6 @@ from glm_dspy.readings.words import Word, word_stem
 
 ASKED_WORDS = 3  # the words read after "which"/"what is the" for the thing asked ("which nobel laureate was")
 AGENT_WORDS = 4  # the words read after a passive's "by" for its agent ("by the man who ...")
-_COPULAS = frozenset({"is", "was", "are", "were"})
-_SINGULAR_VERBS = frozenset({"was", "is", "has", "does"})
-_LEADING = frozenset({"in", "on", "at", "from", "for", "of", "by"})  # "In which city is X based?"
-_OFFER_PREFIXES = en.ARTICLES | frozenset({"in", "on", "at", "by", "for", "from", "of"})  # "... or in Warsaw?"
-_REFERRING = frozenset({"the", "that", "this", "those", "these"})  # "... the mentor": one named before
 
 
 def _plain(word: Word) -> bool:
@@ -38,7 +33,7 @@ def _asked_at(question: Question) -> tuple[int, int] | None:
     words = question.words
     for i, w in enumerate(words):
         at = None
-        if w.text in ("which", "what", "who") and i + 2 < len(words) and words[i + 1].text in _COPULAS \
+        if w.text in ("which", "what", "who") and i + 2 < len(words) and words[i + 1].text in en.COPULAS \
                 and words[i + 2].text in en.ARTICLES:
             at = i + 3
         elif w.text in en.CHOOSING_WH and i + 1 < len(words) and words[i + 1].text not in en.ELIDED_VERBS:
@@ -85,7 +80,7 @@ def passive_words(question: Question, agent_words: int = AGENT_WORDS) -> list[tu
     by the man": the man's student)."""
     words = [w.text for w in question.words if w.text.isalnum()]
     return [(w, tuple(words[i + 2:i + 2 + agent_words])) for i, w in enumerate(words[:-2])
-            if words[i + 1] == en.AGENT and w not in _COPULAS]
+            if words[i + 1] == en.AGENT and w not in en.COPULAS]
 
 
 def referred_words(question: Question) -> list[tuple[int, str]]:
@@ -98,7 +93,7 @@ def referred_words(question: Question) -> list[tuple[int, str]]:
     for i, w in enumerate(words):
         stem = word_stem(w.text)
         after = words[i + 1].text if i + 1 < len(words) else ""
-        if stem in seen and i and words[i - 1].text in _REFERRING and after not in ("of", "'s"):
+        if stem in seen and i and words[i - 1].text in en.REFERRING and after not in ("of", "'s"):
             found.append((w.start, w.text))
         seen.add(stem)
     return found
@@ -116,7 +111,7 @@ def alternatives(question: Question) -> tuple[str, ...]:
         if words[i].text != en.CHOICE:
             continue
         j = i + 1
-        while j < len(words) - 1 and words[j].text in _OFFER_PREFIXES:
+        while j < len(words) - 1 and words[j].text in en.OFFER_PREFIXES:
             j += 1
         if len(words) - j <= 2 and words[i - 1].text.isalnum() and words[j].text.isalnum():
             return words[i - 1].text, words[j].text
@@ -130,10 +125,10 @@ def asks_one(question: Question) -> bool:
     based?"), or "what is the <singular noun> of". Not "who" (a prize has laureates), nor "did",
     which says no number ("Which prize did X win?")."""
     words = question.words[question.main[0]:question.main[1]]
-    at = 1 if words and words[0].text in _LEADING else 0
+    at = 1 if words and words[0].text in en.LEADING_PREPOSITIONS else 0
     if len(words) < at + 3 or words[at].text not in en.CHOOSING_WH:
         return False
-    if _plain(words[at + 1]) and words[at + 2].text in _SINGULAR_VERBS:
+    if _plain(words[at + 1]) and words[at + 2].text in en.SINGULAR_VERBS:
         noun = words[at + 1].text
     elif words[at + 1].text in ("is", "was") and words[at + 2].text == "the" and len(words) > at + 4 \
             and _plain(words[at + 3]) and words[at + 4].text == "of":
